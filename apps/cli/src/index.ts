@@ -1,0 +1,2 @@
+export { credentialsPath, storeToken } from './credentials.ts';
+export { buildProgram } from './program.ts';

@@ -1,0 +1,18 @@
+import { Command, Option } from 'commander';
+import { registerWhoami } from './commands/whoami.ts';
+import { registerWorkspaces } from './commands/workspaces.ts';
+
+export function buildProgram(): Command {
+  const program = new Command('svc')
+    .description('The svc developer CLI: workspaces, phone verification, flags and evals')
+    .addOption(
+      new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'),
+    )
+    .option('--json', 'print machine-readable JSON')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text.startsWith('error:') ? `svc: ${text}` : text) });
+  registerWhoami(program);
+  registerWorkspaces(program);
+  return program;
+}

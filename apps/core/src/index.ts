@@ -1,0 +1,2 @@
+// Clients (the gateway, the eval runner) import the router's type only.
+export type { AppRouter } from './root.ts';

@@ -1,0 +1,101 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Membership, Store } from '../store.ts';
+import { openDatabase } from './database.ts';
+import { developerTokens, memberships, users, workspaces } from './schema.ts';
+
+const membershipColumns = {
+  id: workspaces.id,
+  slug: workspaces.slug,
+  name: workspaces.name,
+  createdAt: workspaces.createdAt,
+  role: memberships.role,
+};
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** The local-mode store: one SQLite file through drizzle and better-sqlite3. */
+export function createSqliteStore(file: string): Store {
+  const db = openDatabase(file);
+
+  const membershipQuery = () =>
+    db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
+
+  return {
+    users: {
+      async create(user) {
+        db.insert(users).values(user).run();
+        return user;
+      },
+      async findById(id) {
+        return db.select().from(users).where(eq(users.id, id)).get();
+      },
+      async findByEmail(email) {
+        return db.select().from(users).where(eq(users.email, email)).get();
+      },
+    },
+    workspaces: {
+      async createWithOwner(workspace, ownerId) {
+        try {
+          db.transaction((tx) => {
+            tx.insert(workspaces).values(workspace).run();
+            tx.insert(memberships)
+              .values({ workspaceId: workspace.id, userId: ownerId, role: 'owner', createdAt: workspace.createdAt })
+              .run();
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) return undefined;
+          throw error;
+        }
+        return { ...workspace, role: 'owner' } satisfies Membership;
+      },
+      async listForUser(userId) {
+        return membershipQuery().where(eq(memberships.userId, userId)).orderBy(asc(workspaces.slug)).all();
+      },
+      async findForUser(slug, userId) {
+        return membershipQuery()
+          .where(and(eq(workspaces.slug, slug), eq(memberships.userId, userId)))
+          .get();
+      },
+    },
+    developerTokens: {
+      async create(token) {
+        const row = { ...token, lastUsedAt: null, revokedAt: null };
+        db.insert(developerTokens).values(row).run();
+        return row;
+      },
+      async findActiveByHash(tokenHash) {
+        return db
+          .select()
+          .from(developerTokens)
+          .where(and(eq(developerTokens.tokenHash, tokenHash), isNull(developerTokens.revokedAt)))
+          .get();
+      },
+      async markUsed(id, at) {
+        db.update(developerTokens).set({ lastUsedAt: at }).where(eq(developerTokens.id, id)).run();
+      },
+      async listForUser(userId) {
+        return db
+          .select()
+          .from(developerTokens)
+          .where(and(eq(developerTokens.userId, userId), isNull(developerTokens.revokedAt)))
+          .orderBy(asc(developerTokens.createdAt))
+          .all();
+      },
+      async revoke(id, userId, at) {
+        const result = db
+          .update(developerTokens)
+          .set({ revokedAt: at })
+          .where(
+            and(eq(developerTokens.id, id), eq(developerTokens.userId, userId), isNull(developerTokens.revokedAt)),
+          )
+          .run();
+        return result.changes > 0;
+      },
+    },
+    close() {
+      db.$client.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { Role } from '@svc/domain';
+
+export interface User {
+  id: string;
+  email: string;
+  createdAt: string;
+}
+
+export interface NewWorkspace {
+  id: string;
+  slug: string;
+  name: string | null;
+  createdAt: string;
+}
+
+/** A workspace as one of its members sees it. */
+export interface Membership extends NewWorkspace {
+  role: Role;
+}
+
+export interface DeveloperToken {
+  id: string;
+  userId: string;
+  name: string;
+  tokenHash: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/**
+ * Everything core persists. Services depend on this interface only; each method is atomic,
+ * so a store backed by another database implements the same contract (see test/store-contract.ts).
+ */
+export interface Store {
+  users: {
+    create(user: User): Promise<User>;
+    findById(id: string): Promise<User | undefined>;
+    findByEmail(email: string): Promise<User | undefined>;
+  };
+  workspaces: {
+    /** Creates the workspace with its owner; undefined when the slug is taken. */
+    createWithOwner(workspace: NewWorkspace, ownerId: string): Promise<Membership | undefined>;
+    listForUser(userId: string): Promise<Membership[]>;
+    findForUser(slug: string, userId: string): Promise<Membership | undefined>;
+  };
+  developerTokens: {
+    create(token: Omit<DeveloperToken, 'lastUsedAt' | 'revokedAt'>): Promise<DeveloperToken>;
+    /** The token with this hash, unless revoked. */
+    findActiveByHash(tokenHash: string): Promise<DeveloperToken | undefined>;
+    markUsed(id: string, at: string): Promise<void>;
+    listForUser(userId: string): Promise<DeveloperToken[]>;
+    /** Revokes one of the user's tokens; false when the user has no such active token. */
+    revoke(id: string, userId: string, at: string): Promise<boolean>;
+  };
+  close(): void;
+}

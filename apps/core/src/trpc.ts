@@ -1,0 +1,49 @@
+import { DomainError, invalidRequest, type Role, type WireError, workspaceScope } from '@svc/domain';
+import { initTRPC } from '@trpc/server';
+import { ZodError } from 'zod';
+import type { Services } from './services/index.ts';
+
+export interface Context {
+  services: Services;
+  /** The caller's `Authorization` header, forwarded by the gateway. */
+  authorization: string | undefined;
+}
+
+/** The inner context: callable from tests without HTTP. */
+export function createContext(services: Services, authorization?: string): Context {
+  return { services, authorization };
+}
+
+function toWire(cause: unknown): WireError {
+  if (cause instanceof DomainError) return cause.toWire();
+  if (cause instanceof ZodError) return invalidRequest(cause).toWire();
+  return { code: 'internal_error', message: 'internal error' };
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    return { ...shape, message: '', data: { ...shape.data, stack: undefined, svc: toWire(error.cause) } };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const principal = await ctx.services.identity.authenticate(ctx.authorization);
+  if (!principal) throw new DomainError('unauthorized', 'a valid developer token is required');
+  return next({ ctx: { ...ctx, principal } });
+});
+
+/** A procedure on one workspace of the caller's; its input carries `workspace` (the slug). */
+export const workspaceProcedure = authedProcedure.input(workspaceScope).use(async ({ ctx, input, next }) => {
+  const membership = await ctx.services.workspaces.resolve(input.workspace, ctx.principal.user.id);
+  return next({ ctx: { ...ctx, membership } });
+});
+
+export function requireRole(role: Role, allowed: readonly Role[]): void {
+  if (!allowed.includes(role)) {
+    throw new DomainError('forbidden', `this needs the ${allowed.join(' or ')} role; you are ${role}`);
+  }
+}

@@ -1,0 +1,25 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@svc/server-kit';
+import { expect, it } from 'vitest';
+import { startCore } from '../src/bootstrap.ts';
+
+const log = createLogger('core', { LOG_LEVEL: 'silent' });
+
+it('seeds local mode once: dev@example.com owns demo, with a 0600 dev token that works', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-seed-'));
+  const first = await startCore({ dataDir, port: 0, localMode: true, log });
+  const tokenFile = join(dataDir, 'dev-token');
+  const token = readFileSync(tokenFile, 'utf8').trim();
+  expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+  const principal = await first.services.identity.authenticate(`Bearer ${token}`);
+  expect(principal?.user.email).toBe('dev@example.com');
+  expect(await first.services.workspaces.list(principal!.user.id)).toMatchObject([{ slug: 'demo', role: 'owner' }]);
+  await first.stop();
+
+  const second = await startCore({ dataDir, port: 0, localMode: true, log });
+  expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
+  expect(await second.services.identity.authenticate(`Bearer ${token}`)).toBeDefined();
+  await second.stop();
+});

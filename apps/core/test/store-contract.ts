@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../src/store/store.ts';
+
+const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+
+/**
+ * The behaviour every Store must have. Run against each implementation (SQLite now, Postgres later)
+ * so services can rely on it whatever the database.
+ */
+export function describeStoreContract(name: string, open: () => Store): void {
+  describe(`${name} store contract`, () => {
+    let store: Store;
+    beforeEach(() => {
+      store = open();
+    });
+    afterEach(() => store.close());
+
+    const ada = { id: 'usr_ada', email: 'ada@example.com', createdAt: at(0) };
+    const bob = { id: 'usr_bob', email: 'bob@example.com', createdAt: at(1) };
+
+    it('finds users by id and email', async () => {
+      await store.users.create(ada);
+      expect(await store.users.findById('usr_ada')).toEqual(ada);
+      expect(await store.users.findByEmail('ada@example.com')).toEqual(ada);
+      expect(await store.users.findByEmail('nobody@example.com')).toBeUndefined();
+    });
+
+    it('creates a workspace with its owner, and refuses a taken slug without a partial write', async () => {
+      await store.users.create(ada);
+      await store.users.create(bob);
+      const created = await store.workspaces.createWithOwner(
+        { id: 'ws_1', slug: 'acme', name: 'Acme', createdAt: at(2) },
+        ada.id,
+      );
+      expect(created).toEqual({ id: 'ws_1', slug: 'acme', name: 'Acme', createdAt: at(2), role: 'owner' });
+      const taken = await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'acme', name: null, createdAt: at(3) }, bob.id);
+      expect(taken).toBeUndefined();
+      expect(await store.workspaces.listForUser(bob.id)).toEqual([]);
+    });
+
+    it("lists only the user's workspaces, by slug, and finds one only for its members", async () => {
+      await store.users.create(ada);
+      await store.users.create(bob);
+      await store.workspaces.createWithOwner({ id: 'ws_b', slug: 'zeta', name: null, createdAt: at(2) }, ada.id);
+      await store.workspaces.createWithOwner({ id: 'ws_a', slug: 'alpha', name: null, createdAt: at(3) }, ada.id);
+      await store.workspaces.createWithOwner({ id: 'ws_c', slug: 'bobs', name: null, createdAt: at(4) }, bob.id);
+      expect((await store.workspaces.listForUser(ada.id)).map((w) => w.slug)).toEqual(['alpha', 'zeta']);
+      expect(await store.workspaces.findForUser('bobs', ada.id)).toBeUndefined();
+      expect((await store.workspaces.findForUser('bobs', bob.id))?.role).toBe('owner');
+    });
+
+    it('finds active tokens by hash, records use, and stops finding them once revoked', async () => {
+      await store.users.create(ada);
+      const token = { id: 'tok_1', userId: ada.id, name: 'laptop', tokenHash: 'ab'.repeat(32), createdAt: at(5) };
+      await store.developerTokens.create(token);
+      expect(await store.developerTokens.findActiveByHash(token.tokenHash)).toMatchObject({ id: 'tok_1', lastUsedAt: null });
+      await store.developerTokens.markUsed('tok_1', at(6));
+      expect((await store.developerTokens.listForUser(ada.id))[0]?.lastUsedAt).toBe(at(6));
+      expect(await store.developerTokens.revoke('tok_1', 'usr_other', at(7))).toBe(false);
+      expect(await store.developerTokens.revoke('tok_1', ada.id, at(7))).toBe(true);
+      expect(await store.developerTokens.revoke('tok_1', ada.id, at(8))).toBe(false);
+      expect(await store.developerTokens.findActiveByHash(token.tokenHash)).toBeUndefined();
+      expect(await store.developerTokens.listForUser(ada.id)).toEqual([]);
+    });
+  });
+}

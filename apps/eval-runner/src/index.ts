@@ -1,0 +1,1 @@
+export { startRunner } from './runner.ts';

@@ -1,0 +1,36 @@
+import { DomainError } from '@svc/domain';
+import type { Logger } from '@svc/server-kit';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { CoreClient } from './core-client.ts';
+import { endpoints } from './endpoints/index.ts';
+import { errorHandler } from './http/errors.ts';
+import { jsonBody } from './http/json-body.ts';
+import { mountEndpoints } from './http/mount.ts';
+import { openApiDocument } from './openapi.ts';
+
+export interface GatewayAppOptions {
+  core: CoreClient;
+  publicUrl: string;
+  log: Logger;
+}
+
+export function createGatewayApp({ core, publicUrl, log }: GatewayAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(pinoHttp({ logger: log, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(jsonBody);
+
+  const document = openApiDocument(endpoints, publicUrl);
+  app.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  mountEndpoints(app, core, endpoints);
+
+  app.use((req, _res, next) => {
+    next(new DomainError('not_found', `no route for ${req.method} ${req.path}`));
+  });
+  app.use(errorHandler(log));
+  return app;
+}

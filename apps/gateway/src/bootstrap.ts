@@ -1,0 +1,25 @@
+import { createServer } from 'node:http';
+import { closeServer, listen, type Logger } from '@svc/server-kit';
+import { createGatewayApp } from './app.ts';
+import { createCoreClient } from './core-client.ts';
+
+export interface GatewayOptions {
+  port: number;
+  coreUrl: string;
+  /** Defaults to http://localhost:<bound port>. */
+  publicUrl?: string;
+  log: Logger;
+}
+
+export interface RunningGateway {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startGateway({ port, coreUrl, publicUrl, log }: GatewayOptions): Promise<RunningGateway> {
+  const server = createServer();
+  const boundPort = await listen(server, port);
+  const url = publicUrl ?? `http://localhost:${boundPort}`;
+  server.on('request', createGatewayApp({ core: createCoreClient(coreUrl), publicUrl: url, log }));
+  return { url, stop: () => closeServer(server) };
+}

@@ -1,0 +1,23 @@
+import { flag, httpUrl, loadEnv, port } from '@svc/server-kit';
+import { z } from 'zod';
+
+const schema = z
+  .object({
+    PORT: port(8080),
+    CORE_PORT: port(8081),
+    /** Where core listens; defaults to the loopback address and CORE_PORT. */
+    CORE_URL: httpUrl.optional(),
+    /** The address users reach the gateway at; every link the platform builds starts with it. */
+    SVC_PUBLIC_URL: httpUrl.optional(),
+    SVC_LOCAL_MODE: flag,
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    coreUrl: env.CORE_URL ?? `http://127.0.0.1:${env.CORE_PORT}`,
+    publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    localMode: env.SVC_LOCAL_MODE,
+  }));
+
+export type GatewayEnv = z.infer<typeof schema>;
+
+export const readEnv = (env: NodeJS.ProcessEnv = process.env): GatewayEnv => loadEnv(schema, env);

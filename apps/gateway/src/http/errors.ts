@@ -1,0 +1,49 @@
+import { DomainError, type WireError } from '@svc/domain';
+import type { Logger } from '@svc/server-kit';
+import { TRPCClientError } from '@trpc/client';
+import type { ErrorRequestHandler, Response } from 'express';
+
+export function sendError(res: Response, error: DomainError): void {
+  if (error.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  const envelope = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
+  res.status(error.status).json({ ...error.details, error: envelope });
+}
+
+/** body-parser's error types, as the client's mistake they are. */
+const bodyErrors: Record<string, () => DomainError> = {
+  'entity.parse.failed': () => new DomainError('invalid_json', 'the request body is not valid JSON'),
+  'entity.too.large': () => new DomainError('payload_too_large', 'the request body is over 1 MiB'),
+  'encoding.unsupported': () => new DomainError('unsupported_media_type', 'unsupported content encoding'),
+  'charset.unsupported': () => new DomainError('unsupported_media_type', 'the request body must be UTF-8 JSON'),
+  'request.aborted': () => new DomainError('invalid_request', 'the request was aborted'),
+  'request.size.invalid': () => new DomainError('invalid_request', 'the request body does not match its length'),
+};
+
+/** Whatever went wrong, as the one error envelope; only a fault of ours is a 5xx. */
+export function toDomainError(error: unknown, log: Logger): DomainError {
+  if (error instanceof DomainError) return error;
+  const bodyError = bodyErrors[(error as { type?: string }).type ?? ''];
+  if (bodyError) return bodyError();
+  if (error instanceof TRPCClientError) {
+    const wire = (error.data as { svc?: WireError } | undefined)?.svc;
+    if (wire) {
+      if (wire.code === 'internal_error') log.error({ err: error }, 'core failed');
+      return DomainError.fromWire(wire);
+    }
+    log.error({ err: error }, 'core unreachable');
+    return new DomainError('core_unavailable', 'the service is unavailable; try again shortly');
+  }
+  log.error({ err: error }, 'unhandled error');
+  return new DomainError('internal_error', 'internal error');
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    sendError(res, toDomainError(error, log));
+  };
+}

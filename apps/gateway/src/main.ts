@@ -1,0 +1,12 @@
+import { createLogger, runMain } from '@svc/server-kit';
+import { startGateway } from './bootstrap.ts';
+import { readEnv } from './env.ts';
+
+const log = createLogger('gateway');
+
+await runMain(log, async () => {
+  const env = readEnv();
+  const gateway = await startGateway({ port: env.port, coreUrl: env.coreUrl, publicUrl: env.publicUrl, log });
+  log.info({ url: gateway.url, core: env.coreUrl }, 'gateway listening');
+  return gateway.stop;
+});

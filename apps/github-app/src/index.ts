@@ -1,0 +1,2 @@
+export { svcApp } from './app.ts';
+export { createGithubAppServer, webhooksPath } from './server.ts';

@@ -1,0 +1,24 @@
+import type { LocalEnv } from './env.ts';
+
+export function banner(env: LocalEnv, token: string | undefined, tokenFile: string): string {
+  const lines = [
+    '',
+    'svc is running in local mode',
+    `  Gateway        ${env.publicUrl}`,
+    `  OpenAPI        ${env.publicUrl}/openapi.json`,
+    `  Core           http://127.0.0.1:${env.corePort} (internal)`,
+    `  Data           ${env.dataDir}`,
+  ];
+  if (token) {
+    lines.push(
+      `  Dev token      ${token}`,
+      `                 (saved in ${tokenFile}; user dev@example.com, workspace demo)`,
+      '',
+      'Try:',
+      `  curl -H "Authorization: Bearer $(cat ${tokenFile})" ${env.publicUrl}/cli/workspaces`,
+      `  SVC_TOKEN=$(cat ${tokenFile}) pnpm svc workspaces`,
+    );
+  }
+  lines.push('', 'Press Ctrl-C to stop.', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import { httpUrl, loadEnv, port } from '@svc/server-kit';
+import { z } from 'zod';
+
+const schema = z
+  .object({
+    PORT: port(8080),
+    CORE_PORT: port(8081),
+    SVC_DATA_DIR: z.string().min(1).default('.svc'),
+    SVC_PUBLIC_URL: httpUrl.optional(),
+  })
+  .refine((env) => env.PORT !== env.CORE_PORT || env.PORT === 0, {
+    path: ['CORE_PORT'],
+    message: 'must differ from PORT',
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    corePort: env.CORE_PORT,
+    dataDir: resolve(env.SVC_DATA_DIR),
+    publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  }));
+
+export type LocalEnv = z.infer<typeof schema>;
+
+export const readEnv = (env: NodeJS.ProcessEnv = process.env): LocalEnv => loadEnv(schema, env);

@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError } from '@svc/server-kit';
+import { banner } from './banner.ts';
+import { readEnv } from './env.ts';
+import { type PlatformProcess, startApp, stopApp, waitUntilHealthy } from './processes.ts';
+
+let env;
+try {
+  env = readEnv();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`svc: ${error.message}\n`);
+  process.exit(78);
+}
+
+const childEnv: NodeJS.ProcessEnv = {
+  LOG_FORMAT: 'pretty',
+  ...process.env,
+  SVC_LOCAL_MODE: '1',
+  SVC_DATA_DIR: env.dataDir,
+  PORT: String(env.port),
+  CORE_PORT: String(env.corePort),
+  SVC_PUBLIC_URL: env.publicUrl,
+};
+
+const running: PlatformProcess[] = [];
+let stopping = false;
+
+/** Stops in reverse start order: the gateway first, core last, so no request finds core gone. */
+async function stopAll(exitCode: number): Promise<never> {
+  stopping = true;
+  for (const proc of [...running].reverse()) await stopApp(proc);
+  process.exit(exitCode);
+}
+
+function start(name: string): PlatformProcess {
+  const proc = startApp(name, childEnv);
+  running.push(proc);
+  void proc.exited.then((code) => {
+    if (stopping) return;
+    process.stderr.write(`svc: ${name} exited unexpectedly (code ${code}); stopping\n`);
+    void stopAll(1);
+  });
+  return proc;
+}
+
+process.on('SIGINT', () => void (stopping || stopAll(0)));
+process.on('SIGTERM', () => void (stopping || stopAll(0)));
+
+try {
+  const core = start('core');
+  await waitUntilHealthy(`http://127.0.0.1:${env.corePort}/healthz`, core);
+  const gateway = start('gateway');
+  start('eval-runner');
+  if (process.env.GITHUB_APP_ID) start('github-app');
+  await waitUntilHealthy(`http://127.0.0.1:${env.port}/healthz`, gateway);
+} catch (error) {
+  if (!stopping) {
+    process.stderr.write(`svc: ${(error as Error).message}\n`);
+    await stopAll(1);
+  }
+}
+
+const tokenFile = join(env.dataDir, 'dev-token');
+const token = await readFile(tokenFile, 'utf8').then((text) => text.trim(), () => undefined);
+process.stdout.write(banner(env, token, tokenFile));

@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, request, tempDir } from '@svc/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const tsx = import.meta.resolve('tsx');
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  child?.kill('SIGKILL');
+});
+
+function startLocal(env: Record<string, string>) {
+  child = spawn(process.execPath, ['--import', tsx, main], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const ready = new Promise<string>((resolve, reject) => {
+    child!.stdout!.on('data', () => stdout.includes('Press Ctrl-C') && resolve(stdout));
+    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  ready.catch(() => {}); // a test that expects a failed start awaits `exited` instead
+  return { child, ready, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('pnpm start (local mode)', () => {
+  it('starts core, gateway and eval runner, seeds, prints the token and URLs, and stops on Ctrl-C', async () => {
+    const dataDir = tempDir();
+    const [port, corePort] = [await freePort(), await freePort()];
+    const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), SVC_DATA_DIR: dataDir });
+    const banner = await local.ready;
+
+    const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
+    expect(banner).toContain(`http://localhost:${port}`);
+    expect(banner).toContain(token);
+    const list = await request(`http://localhost:${port}/cli/workspaces`, { token });
+    expect(list.body.workspaces).toMatchObject([{ slug: 'demo', role: 'owner' }]);
+    expect((await request(`http://127.0.0.1:${corePort}/healthz`)).status).toBe(200);
+
+    local.child.kill('SIGINT');
+    expect(await local.exited).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${corePort}/healthz`)).rejects.toThrow();
+    await expect(fetch(`http://localhost:${port}/healthz`)).rejects.toThrow();
+    expect(local.output().stdout + local.output().stderr).not.toMatch(/exited unexpectedly/);
+  }, 60_000);
+
+  it('refuses a bad configuration with a clear message', async () => {
+    const local = startLocal({ PORT: 'eighty', SVC_PUBLIC_URL: 'not a url', SVC_DATA_DIR: tempDir() });
+    expect(await local.exited).toBe(78);
+    const { stderr } = local.output();
+    expect(stderr).toContain('invalid configuration');
+    expect(stderr).toContain('PORT: expected a port number');
+    expect(stderr).toContain('SVC_PUBLIC_URL: expected an http(s) URL');
+  }, 20_000);
+
+  it('stops everything and exits 1 when a process cannot start', async () => {
+    const dataDir = tempDir();
+    const [port, corePort] = [await freePort(), await freePort()];
+    const blocker = (await import('node:net')).createServer().listen(port);
+    await once(blocker, 'listening');
+    const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), SVC_DATA_DIR: dataDir });
+    expect(await local.exited).toBe(1);
+    expect(local.output().stderr).toContain('gateway exited');
+    await expect(fetch(`http://127.0.0.1:${corePort}/healthz`)).rejects.toThrow();
+    blocker.close();
+  }, 60_000);
+});

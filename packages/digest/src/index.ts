@@ -1,0 +1,1 @@
+export * from './flags-digest.ts';

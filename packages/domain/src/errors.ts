@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/**
+ * Every error code the platform answers with, and the HTTP status it maps to.
+ * The gateway maps core errors to HTTP through this table and nowhere else.
+ */
+export const errorStatus = {
+  invalid_json: 400,
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  workspace_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  slug_taken: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  core_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]];
+
+export const errorCode = z.enum(errorCodes);
+
+/** The one error envelope: `{"error":{"code":"snake_case","message":"..."}}`. */
+export const errorEnvelope = z
+  .object({
+    error: z.object({
+      code: errorCode,
+      message: z.string(),
+      field: z.string().optional().meta({ description: 'The request field at fault, for invalid_request.' }),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
+
+export interface DomainErrorOptions {
+  /** The request field at fault. */
+  field?: string;
+  /** Extra top-level members of the response body (the spec keeps e.g. `attempts_left` beside `error`). */
+  details?: Record<string, unknown>;
+  /** Extra response headers, e.g. `Retry-After`. */
+  headers?: Record<string, string>;
+}
+
+/** A failure a client can act on, thrown by core services and answered by the gateway. */
+export class DomainError extends Error {
+  readonly field: string | undefined;
+  readonly details: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: DomainErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+    this.field = options.field;
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+
+  /** The serialisable form that crosses from core to the gateway. */
+  toWire(): WireError {
+    return { code: this.code, message: this.message, field: this.field, details: this.details, headers: this.headers };
+  }
+
+  static fromWire(wire: WireError): DomainError {
+    return new DomainError(wire.code, wire.message, wire);
+  }
+}
+
+export interface WireError extends DomainErrorOptions {
+  code: ErrorCode;
+  message: string;
+}
+
+/** A schema violation as a client sees it: `invalid_request` naming the first field at fault. */
+export function invalidRequest(error: z.ZodError, root = 'body'): DomainError {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join('.') : root;
+  const message = issue ? `${field}: ${issue.message}` : `${root} is invalid`;
+  return new DomainError('invalid_request', message, { field });
+}

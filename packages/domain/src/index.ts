@@ -1,0 +1,3 @@
+export * from './errors.ts';
+export * from './identity.ts';
+export * from './workspaces.ts';

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const port = (fallback: number) =>
+  z.coerce
+    .number({ error: 'expected a port number' })
+    .int('expected a port number')
+    .min(0, 'expected a port number from 0 to 65535')
+    .max(65535, 'expected a port number from 0 to 65535')
+    .default(fallback);
+
+export const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as http://localhost:8080' })
+  .transform((url) => url.replace(/\/+$/, ''));
+
+export const flag = z
+  .enum(['1', '0', 'true', 'false', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+
+/**
+ * Reads configuration from the environment through a zod schema and fails with one
+ * message naming every bad variable, so a misconfigured process says why before it starts.
+ */
+export function loadEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = issue.path.join('.');
+    const value = env[name];
+    return `  ${name}: ${issue.message}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`;
+  });
+  throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+}

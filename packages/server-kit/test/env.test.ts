@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError, httpUrl, loadEnv, port } from '../src/index.ts';
+
+const schema = z.object({ PORT: port(8080), SVC_PUBLIC_URL: httpUrl.optional() });
+
+describe('loadEnv', () => {
+  it('applies defaults and trims a trailing slash from URLs', () => {
+    expect(loadEnv(schema, {})).toEqual({ PORT: 8080 });
+    expect(loadEnv(schema, { PORT: '0', SVC_PUBLIC_URL: 'https://svc.example.com/' })).toEqual({
+      PORT: 0,
+      SVC_PUBLIC_URL: 'https://svc.example.com',
+    });
+  });
+
+  it('names every bad variable with the value it got', () => {
+    const attempt = () => loadEnv(schema, { PORT: '70000', SVC_PUBLIC_URL: 'ftp://x' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT: expected a port number from 0 to 65535 \(got "70000"\)/);
+    expect(attempt).toThrow(/SVC_PUBLIC_URL: expected an http\(s\) URL .*\(got "ftp:\/\/x"\)/);
+  });
+});

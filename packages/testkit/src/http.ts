@@ -1,0 +1,23 @@
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A request as a client would send it; the body is parsed when the answer is JSON. */
+export async function request<T = any>(
+  url: string,
+  init: { method?: string; token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(init.json);
+  }
+  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const text = await response.text();
+  const isJson = response.headers.get('content-type')?.includes('json');
+  return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T };
+}

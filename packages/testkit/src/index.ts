@@ -1,0 +1,3 @@
+export * from './http.ts';
+export * from './platform.ts';
+export * from './ports.ts';
