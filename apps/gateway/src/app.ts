@@ -19,7 +19,18 @@ export function createGatewayApp({ core, publicUrl, log }: GatewayAppOptions): E
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(pinoHttp({ logger: log, quietReqLogger: true, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  app.use(
+    pinoHttp({
+      logger: log,
+      quietReqLogger: true,
+      autoLogging: { ignore: (req) => req.url === '/healthz' },
+      // One line per request: no headers (they carry tokens), no bodies (they carry codes).
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+    }),
+  );
   app.use(jsonBody);
 
   const document = openApiDocument(endpoints, publicUrl);
