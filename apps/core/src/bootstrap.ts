@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import { closeServer, listen, type Logger } from '@svc/server-kit';
+import { type CoreConfig, defaultConfig } from './config.ts';
+
+export { type CoreConfig, defaultConfig };
 import { seedLocalMode } from './seed.ts';
 import { createCoreServer } from './server.ts';
 import type { Clock } from './services/clock.ts';
@@ -10,7 +13,8 @@ export interface CoreOptions {
   dataDir: string;
   port: number;
   host?: string;
-  localMode?: boolean;
+  secretKey: Buffer;
+  config?: CoreConfig;
   clock?: Clock;
   log: Logger;
 }
@@ -21,14 +25,18 @@ export interface RunningCore {
   stop(): Promise<void>;
 }
 
-/** Opens the database under `dataDir`, seeds local mode when asked, and serves core on loopback. */
-export async function startCore({ dataDir, port, host = '127.0.0.1', localMode = false, clock, log }: CoreOptions): Promise<RunningCore> {
+/**
+ * Opens the database under `dataDir`, seeds local mode when configured, starts the delivery loop
+ * (which resumes whatever was queued before a restart), and serves core on loopback.
+ */
+export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, config = defaultConfig, clock, log }: CoreOptions): Promise<RunningCore> {
   const store = createSqliteStore(join(dataDir, 'svc.db'));
-  const services = createServices({ store, clock });
-  if (localMode) {
+  const services = createServices({ store, secretKey, config, clock, log });
+  if (config.localMode) {
     const { seeded } = await seedLocalMode(services, dataDir);
     if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
   }
+  services.delivery.start();
   const server = createCoreServer(services, log);
   const boundPort = await listen(server, port, host);
   return {
@@ -36,6 +44,7 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', localMode =
     services,
     async stop() {
       await closeServer(server);
+      await services.delivery.stop();
       store.close();
     },
   };

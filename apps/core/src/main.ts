@@ -6,7 +6,7 @@ const log = createLogger('core');
 
 await runMain(log, async () => {
   const env = readEnv();
-  const core = await startCore({ dataDir: env.dataDir, port: env.port, host: env.host, localMode: env.localMode, log });
-  log.info({ url: core.url, dataDir: env.dataDir }, 'core listening');
+  const core = await startCore({ ...env, log });
+  log.info({ url: core.url, dataDir: env.dataDir, localMode: env.config.localMode }, 'core listening');
   return core.stop;
 });

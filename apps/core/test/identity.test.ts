@@ -2,13 +2,20 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@svc/server-kit';
 import { createServices } from '../src/services/index.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 
 function setup() {
   const file = join(mkdtempSync(join(tmpdir(), 'svc-identity-')), 'svc.db');
   let now = new Date('2026-03-01T12:00:00Z');
-  const services = createServices({ store: createSqliteStore(file), clock: () => now });
+  const services = createServices({
+    store: createSqliteStore(file),
+    secretKey: randomBytes(32),
+    log: createLogger('core', { LOG_LEVEL: 'silent' }),
+    clock: () => now,
+  });
   return { file, services, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
 }
 

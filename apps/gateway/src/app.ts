@@ -8,14 +8,18 @@ import { errorHandler } from './http/errors.ts';
 import { jsonBody } from './http/json-body.ts';
 import { mountEndpoints } from './http/mount.ts';
 import { openApiDocument } from './openapi.ts';
+import { devRoutes } from './routes/dev.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export interface GatewayAppOptions {
   core: CoreClient;
   publicUrl: string;
+  /** Local mode adds the dev outbox and mailbox routes. */
+  localMode?: boolean;
   log: Logger;
 }
 
-export function createGatewayApp({ core, publicUrl, log }: GatewayAppOptions): Express {
+export function createGatewayApp({ core, publicUrl, localMode = false, log }: GatewayAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -31,7 +35,9 @@ export function createGatewayApp({ core, publicUrl, log }: GatewayAppOptions): E
       },
     }),
   );
+  app.use('/webhooks', webhookRoutes(core, publicUrl));
   app.use(jsonBody);
+  if (localMode) app.use('/dev', devRoutes(core));
 
   const document = openApiDocument(endpoints, publicUrl);
   app.get('/openapi.json', (_req, res) => {

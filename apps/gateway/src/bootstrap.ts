@@ -8,6 +8,7 @@ export interface GatewayOptions {
   coreUrl: string;
   /** Defaults to http://localhost:<bound port>. */
   publicUrl?: string;
+  localMode?: boolean;
   log: Logger;
 }
 
@@ -16,10 +17,10 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway({ port, coreUrl, publicUrl, log }: GatewayOptions): Promise<RunningGateway> {
+export async function startGateway({ port, coreUrl, publicUrl, localMode, log }: GatewayOptions): Promise<RunningGateway> {
   const server = createServer();
   const boundPort = await listen(server, port);
   const url = publicUrl ?? `http://localhost:${boundPort}`;
-  server.on('request', createGatewayApp({ core: createCoreClient(coreUrl), publicUrl: url, log }));
+  server.on('request', createGatewayApp({ core: createCoreClient(coreUrl), publicUrl: url, localMode, log }));
   return { url, stop: () => closeServer(server) };
 }

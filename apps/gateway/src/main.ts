@@ -6,7 +6,7 @@ const log = createLogger('gateway');
 
 await runMain(log, async () => {
   const env = readEnv();
-  const gateway = await startGateway({ port: env.port, coreUrl: env.coreUrl, publicUrl: env.publicUrl, log });
+  const gateway = await startGateway({ ...env, log });
   log.info({ url: gateway.url, core: env.coreUrl }, 'gateway listening');
   return gateway.stop;
 });

@@ -62,7 +62,7 @@ describe('the error envelope', () => {
     for (const [method, path] of [
       ['GET', '/nope'],
       ['DELETE', '/cli/workspaces'],
-      ['GET', '/api/v1/demo/phone_verifications/x'],
+      ['GET', '/api/v1/demo/unknown_things'],
     ] as const) {
       const res = await request(`${platform.url}${path}`, { method, token });
       expect(res.status).toBe(404);

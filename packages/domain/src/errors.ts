@@ -7,14 +7,26 @@ import { z } from 'zod';
 export const errorStatus = {
   invalid_json: 400,
   invalid_request: 400,
+  invalid_phone_number: 400,
+  invalid_code: 400,
   unauthorized: 401,
+  invalid_signature: 401,
   forbidden: 403,
   workspace_not_found: 404,
   not_found: 404,
+  verification_not_found: 404,
   method_not_allowed: 405,
   slug_taken: 409,
+  sender_not_configured: 409,
+  already_verified: 409,
+  verification_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  incorrect_code: 422,
+  idempotency_key_reused: 422,
+  verification_blocked: 423,
+  resend_too_soon: 429,
+  send_limit_exceeded: 429,
   rate_limited: 429,
   internal_error: 500,
   core_unavailable: 503,
@@ -85,10 +97,17 @@ export interface WireError extends DomainErrorOptions {
   message: string;
 }
 
-/** A schema violation as a client sees it: `invalid_request` naming the first field at fault. */
-export function invalidRequest(error: z.ZodError, root = 'body'): DomainError {
+/**
+ * A schema violation as a client sees it: `invalid_request` naming the first field at fault, or the
+ * field's own code where one is given (`{ phone_number: 'invalid_phone_number' }`).
+ */
+export function invalidRequest(
+  error: z.ZodError,
+  root = 'body',
+  fieldCodes: Partial<Record<string, ErrorCode>> = {},
+): DomainError {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : root;
   const message = issue ? `${field}: ${issue.message}` : `${root} is invalid`;
-  return new DomainError('invalid_request', message, { field });
+  return new DomainError(fieldCodes[field] ?? 'invalid_request', message, { field });
 }

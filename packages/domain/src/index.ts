@@ -1,3 +1,5 @@
 export * from './errors.ts';
 export * from './identity.ts';
+export * from './phone-verification.ts';
+export * from './senders.ts';
 export * from './workspaces.ts';

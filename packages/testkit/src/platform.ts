@@ -1,16 +1,32 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningCore, startCore } from '@svc/core/bootstrap';
+import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
 import { startGateway } from '@svc/gateway';
 import { createLogger } from '@svc/server-kit';
+import { freePort } from './ports.ts';
 
 export interface TestPlatform {
   /** The gateway's base URL (http://localhost:<port>). */
   url: string;
   core: RunningCore;
   dataDir: string;
+  /** Stops both servers, keeping the data dir (for restart tests). */
+  halt(): Promise<void>;
+  /** Stops both servers and removes the data dir. */
   stop(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  localMode?: boolean;
+  otp?: Partial<CoreConfig['otp']>;
+  providers?: Partial<CoreConfig['providers']>;
+  delivery?: Partial<CoreConfig['delivery']>;
+  /** Reuse a data dir and key, e.g. to restart on the same database. */
+  dataDir?: string;
+  secretKey?: Buffer;
+  clock?: () => Date;
 }
 
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
@@ -19,18 +35,40 @@ export function tempDir(prefix = 'svc-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Core and gateway, each on port 0 over real HTTP, on a fresh SQLite file. */
-export async function startPlatform(options: { localMode?: boolean } = {}): Promise<TestPlatform> {
-  const dataDir = tempDir();
-  const core = await startCore({ dataDir, port: 0, localMode: options.localMode, log: createLogger('core', quiet) });
-  const gateway = await startGateway({ port: 0, coreUrl: core.url, log: createLogger('gateway', quiet) });
+/** Core and gateway over real HTTP on free ports, on a fresh SQLite file unless `dataDir` is given. */
+export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform & { secretKey: Buffer }> {
+  const dataDir = options.dataDir ?? tempDir();
+  const secretKey = options.secretKey ?? randomBytes(32);
+  const port = await freePort();
+  const publicUrl = `http://localhost:${port}`;
+  const config: CoreConfig = {
+    ...defaultConfig,
+    localMode: options.localMode ?? false,
+    publicUrl,
+    otp: { ...defaultConfig.otp, ...options.otp },
+    providers: { ...defaultConfig.providers, ...options.providers },
+    delivery: { ...defaultConfig.delivery, pollMs: 100, backoffBaseMs: 20, ...options.delivery },
+  };
+  const core = await startCore({ dataDir, port: 0, secretKey, config, clock: options.clock, log: createLogger('core', quiet) });
+  const gateway = await startGateway({
+    port,
+    coreUrl: core.url,
+    publicUrl,
+    localMode: config.localMode,
+    log: createLogger('gateway', quiet),
+  });
+  const halt = async () => {
+    await gateway.stop();
+    await core.stop();
+  };
   return {
     url: gateway.url,
     core,
     dataDir,
+    secretKey,
+    halt,
     async stop() {
-      await gateway.stop();
-      await core.stop();
+      await halt();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { customAlphabet } from 'nanoid';
 
 const base62 = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 40);
@@ -17,4 +17,40 @@ export function digestsEqual(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** A new random 256-bit master key, base64-encoded, as SVC_SECRET_KEY takes it. */
+export const generateMasterKey = (): string => randomBytes(32).toString('base64');
+
+/**
+ * The keys derived from SVC_SECRET_KEY: one to HMAC one-time codes, one to encrypt secrets at rest
+ * (AES-256-GCM). Neither is the master key itself, so a leak of one use does not expose the other.
+ */
+export class Keyring {
+  private readonly hmacKey: Buffer;
+  private readonly encryptionKey: Buffer;
+
+  constructor(masterKey: Buffer) {
+    if (masterKey.length < 32) throw new Error('the secret key must be at least 32 bytes');
+    this.hmacKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'svc/otp-hmac', 32));
+    this.encryptionKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'svc/encryption', 32));
+  }
+
+  hmac(value: string): string {
+    return createHmac('sha256', this.hmacKey).update(value).digest('hex');
+  }
+
+  encrypt(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+  }
+
+  decrypt(sealed: string): string {
+    const raw = Buffer.from(sealed.replace(/^v1\./, ''), 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
 }

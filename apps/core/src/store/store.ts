@@ -1,4 +1,5 @@
 import type { Role } from '@svc/domain';
+import type { MessagingStore } from './messaging-store.ts';
 
 export interface User {
   id: string;
@@ -32,7 +33,7 @@ export interface DeveloperToken {
  * Everything core persists. Services depend on this interface only; each method is atomic,
  * so a store backed by another database implements the same contract (see test/store-contract.ts).
  */
-export interface Store {
+export interface Store extends MessagingStore {
   users: {
     create(user: User): Promise<User>;
     findById(id: string): Promise<User | undefined>;
@@ -43,6 +44,8 @@ export interface Store {
     createWithOwner(workspace: NewWorkspace, ownerId: string): Promise<Membership | undefined>;
     listForUser(userId: string): Promise<Membership[]>;
     findForUser(slug: string, userId: string): Promise<Membership | undefined>;
+    findBySlug(slug: string): Promise<NewWorkspace | undefined>;
+    findById(id: string): Promise<NewWorkspace | undefined>;
   };
   developerTokens: {
     create(token: Omit<DeveloperToken, 'lastUsedAt' | 'revokedAt'>): Promise<DeveloperToken>;

@@ -29,6 +29,8 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
   auth: boolean;
   body?: B;
   params?: P;
+  /** Error codes of their own for some body fields, instead of `invalid_request`. */
+  fieldCodes?: Partial<Record<string, ErrorCode>>;
   status: number;
   response: { description: string; schema?: z.ZodType };
   /** The error codes a client can get from this endpoint besides the envelope's own. */

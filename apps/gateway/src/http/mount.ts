@@ -9,7 +9,7 @@ export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoi
       const authorization = req.headers.authorization;
       if (ep.auth && !authorization) throw new DomainError('unauthorized', 'send Authorization: Bearer <token>');
       const body = ep.body ? ep.body.safeParse(req.body) : undefined;
-      if (body && !body.success) throw invalidRequest(body.error);
+      if (body && !body.success) throw invalidRequest(body.error, 'body', ep.fieldCodes);
       const params = ep.params ? ep.params.safeParse(req.params) : undefined;
       if (params && !params.success) throw invalidRequest(params.error, 'path');
       const result = await ep.handle({

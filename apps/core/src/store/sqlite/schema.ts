@@ -1,4 +1,4 @@
-import { index, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 // Timestamps are ISO 8601 UTC strings: they sort as text and need no conversion at the boundary.
 
@@ -45,4 +45,113 @@ export const developerTokens = sqliteTable(
     revokedAt: text('revoked_at'),
   },
   (t) => [index('developer_tokens_user_idx').on(t.userId)],
+);
+
+export const senders = sqliteTable('senders', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: ['whatsapp_cloud', 'twilio_whatsapp', 'dev'] }).notNull(),
+  /** The configuration without its secrets, as JSON. */
+  config: text('config').notNull(),
+  /** The secret fields as JSON, encrypted (AES-256-GCM). */
+  secretsSealed: text('secrets_sealed'),
+  updatedAt: text('updated_at').notNull(),
+});
+
+export const testNumbers = sqliteTable(
+  'test_numbers',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+    /** The fixed code, encrypted: each verification HMACs it with its own id. */
+    codeSealed: text('code_sealed').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.phoneNumber] })],
+);
+
+export const phoneVerifications = sqliteTable(
+  'phone_verifications',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+    /** HMAC of `<id>:<code>`; the code itself is never stored in the clear. */
+    codeHmac: text('code_hmac').notNull(),
+    status: text('status', { enum: ['pending', 'verified', 'blocked'] }).notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    sendCount: integer('send_count').notNull().default(1),
+    testNumber: integer('test_number', { mode: 'boolean' }).notNull().default(false),
+    expiresAt: text('expires_at').notNull(),
+    lastSentAt: text('last_sent_at').notNull(),
+    verifiedAt: text('verified_at'),
+    deliveryStatus: text('delivery_status', {
+      enum: ['queued', 'sent', 'delivered', 'read', 'failed', 'not_sent'],
+    }).notNull(),
+    deliveryError: text('delivery_error'),
+    deliveryUpdatedAt: text('delivery_updated_at').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('phone_verifications_number_idx').on(t.workspaceId, t.phoneNumber, t.status)],
+);
+
+/** Messages to send, written in the same transaction as the state change they announce. */
+export const messageOutbox = sqliteTable(
+  'message_outbox',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    verificationId: text('verification_id')
+      .notNull()
+      .references(() => phoneVerifications.id, { onDelete: 'cascade' }),
+    phoneNumber: text('phone_number').notNull(),
+    /** The code to deliver, encrypted; cleared once the message is sent or given up on. */
+    codeSealed: text('code_sealed'),
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'superseded'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    providerMessageId: text('provider_message_id'),
+    createdAt: text('created_at').notNull(),
+    sentAt: text('sent_at'),
+  },
+  (t) => [
+    index('message_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('message_outbox_number_idx').on(t.workspaceId, t.phoneNumber, t.createdAt),
+    index('message_outbox_workspace_idx').on(t.workspaceId, t.createdAt),
+    index('message_outbox_provider_idx').on(t.providerMessageId),
+  ],
+);
+
+/** What the `dev` sender "sent": local mode's outbox page. */
+export const devMessages = sqliteTable('dev_messages', {
+  id: text('id').primaryKey(),
+  workspaceId: text('workspace_id').notNull(),
+  to: text('to').notNull(),
+  body: text('body').notNull(),
+  verificationId: text('verification_id').notNull(),
+  createdAt: text('created_at').notNull(),
+});
+
+/** The first answer to a request with an Idempotency-Key, replayed to its retries for 24 hours. */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    operation: text('operation').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    response: text('response').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.operation, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

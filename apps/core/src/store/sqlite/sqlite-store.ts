@@ -1,15 +1,17 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
+import { createSqliteMessaging } from './messaging.ts';
 import { developerTokens, memberships, users, workspaces } from './schema.ts';
 
-const membershipColumns = {
+const workspaceColumns = {
   id: workspaces.id,
   slug: workspaces.slug,
   name: workspaces.name,
   createdAt: workspaces.createdAt,
-  role: memberships.role,
 };
+
+const membershipColumns = { ...workspaceColumns, role: memberships.role };
 
 function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -23,6 +25,7 @@ export function createSqliteStore(file: string): Store {
     db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
 
   return {
+    ...createSqliteMessaging(db),
     users: {
       async create(user) {
         db.insert(users).values(user).run();
@@ -52,6 +55,12 @@ export function createSqliteStore(file: string): Store {
       },
       async listForUser(userId) {
         return membershipQuery().where(eq(memberships.userId, userId)).orderBy(asc(workspaces.slug)).all();
+      },
+      async findBySlug(slug) {
+        return db.select(workspaceColumns).from(workspaces).where(eq(workspaces.slug, slug)).get();
+      },
+      async findById(id) {
+        return db.select(workspaceColumns).from(workspaces).where(eq(workspaces.id, id)).get();
       },
       async findForUser(slug, userId) {
         return membershipQuery()

@@ -1,0 +1,25 @@
+/** Core's settings that shape behaviour (read from the environment by env.ts, or given by tests). */
+export interface CoreConfig {
+  localMode: boolean;
+  /** Where users reach the gateway; provider callbacks and links start with it. */
+  publicUrl: string;
+  otp: {
+    ttlSeconds: number;
+    resendSeconds: number;
+    /** Sends to one number within `numberWindowSeconds`. */
+    numberLimit: number;
+    numberWindowSeconds: number;
+    /** Sends per workspace per hour. */
+    workspaceHourlyLimit: number;
+  };
+  providers: { whatsappGraphUrl: string; twilioApiUrl: string };
+  delivery: { pollMs: number; maxAttempts: number; backoffBaseMs: number };
+}
+
+export const defaultConfig: CoreConfig = {
+  localMode: false,
+  publicUrl: 'http://localhost:8080',
+  otp: { ttlSeconds: 600, resendSeconds: 30, numberLimit: 5, numberWindowSeconds: 600, workspaceHourlyLimit: 1000 },
+  providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com' },
+  delivery: { pollMs: 1000, maxAttempts: 8, backoffBaseMs: 1000 },
+};

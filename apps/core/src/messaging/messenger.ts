@@ -1,0 +1,43 @@
+import type { Logger } from '@svc/server-kit';
+import type { CoreConfig } from '../config.ts';
+import { newId } from '../services/ids.ts';
+import type { ResolvedSender } from '../services/senders.ts';
+import { webhookUrl } from '../services/senders.ts';
+import type { Store } from '../store/store.ts';
+import { type OtpMessage, otpText, type SendResult } from './message.ts';
+import { sendTwilioWhatsapp, type TwilioWhatsappConfig } from './twilio-whatsapp.ts';
+import { sendWhatsappCloud, type WhatsappCloudConfig } from './whatsapp-cloud.ts';
+
+export type Messenger = (sender: ResolvedSender, message: OtpMessage) => Promise<SendResult>;
+
+/** Sends a code through the workspace's sender kind. */
+export function createMessenger(store: Store, config: CoreConfig, log: Logger, now: () => string): Messenger {
+  return async (sender, message) => {
+    switch (sender.kind) {
+      case 'whatsapp_cloud':
+        return sendWhatsappCloud(config.providers.whatsappGraphUrl, sender.config as unknown as WhatsappCloudConfig, message);
+      case 'twilio_whatsapp':
+        return sendTwilioWhatsapp(
+          config.providers.twilioApiUrl,
+          sender.config as unknown as TwilioWhatsappConfig,
+          message,
+          webhookUrl(config, 'twilio_whatsapp', message.workspaceSlug) ?? '',
+        );
+      case 'dev': {
+        const id = newId('dev');
+        const body = otpText(message);
+        await store.devMessages.add({
+          id,
+          workspaceId: message.workspaceId,
+          to: message.to,
+          body,
+          verificationId: message.verificationId,
+          createdAt: now(),
+        });
+        // Local mode only: the dev sender is how a developer reads the code.
+        log.info({ to: message.to, body }, 'dev sender: message kept in the dev outbox');
+        return { providerMessageId: id };
+      }
+    }
+  };
+}

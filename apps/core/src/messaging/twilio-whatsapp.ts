@@ -1,0 +1,38 @@
+import { DeliveryError, type OtpMessage, postToProvider, type SendResult } from './message.ts';
+
+export interface TwilioWhatsappConfig {
+  account_sid: string;
+  auth_token: string;
+  from: string;
+  content_sid: string;
+}
+
+/** Sends the code through Twilio's Messages API with a WhatsApp content template (`{{1}}` is the code). */
+export async function sendTwilioWhatsapp(
+  apiUrl: string,
+  config: TwilioWhatsappConfig,
+  message: OtpMessage,
+  statusCallback: string,
+): Promise<SendResult> {
+  const form = new URLSearchParams({
+    To: `whatsapp:${message.to}`,
+    From: config.from,
+    ContentSid: config.content_sid,
+    ContentVariables: JSON.stringify({ 1: message.code }),
+    StatusCallback: statusCallback,
+  });
+  const basic = Buffer.from(`${config.account_sid}:${config.auth_token}`).toString('base64');
+  const answer = (await postToProvider(
+    `${apiUrl}/2010-04-01/Accounts/${encodeURIComponent(config.account_sid)}/Messages.json`,
+    {
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    },
+    (_status, error) => {
+      const detail = error as { message?: string; code?: number };
+      return detail.message ? `${detail.message} (code ${detail.code ?? '?'})` : 'Twilio refused the message';
+    },
+  )) as { sid?: string };
+  if (!answer.sid) throw new DeliveryError('Twilio answered without a message SID', true);
+  return { providerMessageId: answer.sid };
+}

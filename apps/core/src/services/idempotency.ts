@@ -1,0 +1,73 @@
+import { DomainError, type WireError } from '@svc/domain';
+import type { Store } from '../store/store.ts';
+import { type Clock, isoNow } from './clock.ts';
+import { sha256 } from './secrets.ts';
+
+const keyLifetimeMs = 24 * 60 * 60 * 1000;
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: WireError };
+
+export interface IdempotencyScope {
+  workspaceId: string;
+  operation: string;
+  key: string | undefined;
+  /** What identifies the request: a retry must send the same. */
+  request: unknown;
+}
+
+/**
+ * Idempotency-Key handling (as Stripe and the IETF draft do): the first answer to a key, success or
+ * client error, is stored for 24 hours and replayed to retries, which neither re-send nor spend an attempt.
+ * The same key with a different request is 422 `idempotency_key_reused`.
+ */
+export function createIdempotency(store: Store, clock: Clock) {
+  // Core is the single writer, so an in-process lock serialises requests that race on one key.
+  const inFlight = new Map<string, Promise<unknown>>();
+
+  async function runOnce<T>(scope: IdempotencyScope & { key: string }, run: () => Promise<T>): Promise<T> {
+    const requestHash = sha256(JSON.stringify(scope.request));
+    const since = new Date(clock().getTime() - keyLifetimeMs).toISOString();
+    const stored = await store.idempotency.get(scope.workspaceId, scope.operation, scope.key, since);
+    if (stored) {
+      if (stored.requestHash !== requestHash) {
+        throw new DomainError('idempotency_key_reused', 'this Idempotency-Key was used with a different request', {
+          field: 'Idempotency-Key',
+        });
+      }
+      const outcome = JSON.parse(stored.response) as Outcome;
+      if (outcome.ok) return outcome.value as T;
+      throw DomainError.fromWire(outcome.error);
+    }
+    let outcome: Outcome;
+    try {
+      outcome = { ok: true, value: await run() };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      outcome = { ok: false, error: error.toWire() };
+    }
+    await store.idempotency.put(scope.workspaceId, scope.operation, scope.key, { requestHash, response: JSON.stringify(outcome) }, isoNow(clock));
+    if (outcome.ok) return outcome.value as T;
+    throw DomainError.fromWire(outcome.error);
+  }
+
+  return {
+    async run<T>(scope: IdempotencyScope, run: () => Promise<T>): Promise<T> {
+      if (!scope.key) return run();
+      const lockKey = `${scope.workspaceId}\u0000${scope.operation}\u0000${scope.key}`;
+      while (inFlight.has(lockKey)) await inFlight.get(lockKey)?.catch(() => {});
+      const attempt = runOnce({ ...scope, key: scope.key }, run);
+      inFlight.set(lockKey, attempt);
+      try {
+        return await attempt;
+      } finally {
+        inFlight.delete(lockKey);
+      }
+    },
+
+    purgeExpired(): Promise<void> {
+      return store.idempotency.purge(new Date(clock().getTime() - keyLifetimeMs).toISOString());
+    },
+  };
+}
+
+export type Idempotency = ReturnType<typeof createIdempotency>;

@@ -1,0 +1,70 @@
+import { DomainError, type SenderInput, type SenderKind, type SenderView, senderSecretFields } from '@svc/domain';
+import type { CoreConfig } from '../config.ts';
+import type { Store } from '../store/store.ts';
+import { type Clock, isoNow } from './clock.ts';
+import type { Keyring } from './secrets.ts';
+
+/** A sender with its secrets decrypted, ready to send with. */
+export interface ResolvedSender {
+  kind: SenderKind;
+  config: Record<string, string>;
+}
+
+const webhookPaths: Partial<Record<SenderKind, string>> = {
+  whatsapp_cloud: 'whatsapp',
+  twilio_whatsapp: 'twilio',
+};
+
+export function webhookUrl(config: CoreConfig, kind: SenderKind, workspaceSlug: string): string | null {
+  const path = webhookPaths[kind];
+  return path ? `${config.publicUrl}/webhooks/${path}/${workspaceSlug}` : null;
+}
+
+export function createSenderService(store: Store, keyring: Keyring, config: CoreConfig, clock: Clock) {
+  return {
+    /** Replaces the workspace's sender; secret fields are sealed, the rest kept as given. */
+    async put(workspaceId: string, input: SenderInput): Promise<void> {
+      const visible: Record<string, string> = {};
+      const secrets: Record<string, string> = {};
+      for (const [name, value] of Object.entries(input)) {
+        if (name === 'kind' || value === undefined) continue;
+        if ((senderSecretFields as readonly string[]).includes(name)) secrets[name] = String(value);
+        else visible[name] = String(value);
+      }
+      await store.senders.put({
+        workspaceId,
+        kind: input.kind,
+        config: visible,
+        secretsSealed: Object.keys(secrets).length > 0 ? keyring.encrypt(JSON.stringify(secrets)) : null,
+        updatedAt: isoNow(clock),
+      });
+    },
+
+    /** The sender as the API shows it: never a secret, only which secrets are set. */
+    async view(workspaceId: string, workspaceSlug: string): Promise<SenderView> {
+      const record = await store.senders.get(workspaceId);
+      if (!record) {
+        if (!config.localMode) throw new DomainError('sender_not_configured', 'this workspace has no sender yet');
+        return { kind: 'dev', config: {}, secrets_set: [], webhook_url: null, updated_at: null };
+      }
+      const secrets = record.secretsSealed ? Object.keys(JSON.parse(keyring.decrypt(record.secretsSealed))) : [];
+      return {
+        kind: record.kind,
+        config: record.config,
+        secrets_set: secrets.sort(),
+        webhook_url: webhookUrl(config, record.kind, workspaceSlug),
+        updated_at: record.updatedAt,
+      };
+    },
+
+    /** The sender to send with; in local mode a workspace without one uses the dev sender. */
+    async resolve(workspaceId: string): Promise<ResolvedSender | undefined> {
+      const record = await store.senders.get(workspaceId);
+      if (!record) return config.localMode ? { kind: 'dev', config: {} } : undefined;
+      const secrets = record.secretsSealed ? (JSON.parse(keyring.decrypt(record.secretsSealed)) as Record<string, string>) : {};
+      return { kind: record.kind, config: { ...record.config, ...secrets } };
+    },
+  };
+}
+
+export type SenderService = ReturnType<typeof createSenderService>;

@@ -1,0 +1,166 @@
+import { randomInt } from 'node:crypto';
+import {
+  codeLength,
+  DomainError,
+  maxFailedAttempts,
+  type VerificationCreated,
+  type VerificationView,
+} from '@svc/domain';
+import type { CoreConfig } from '../config.ts';
+import type { PhoneVerification } from '../store/messaging-store.ts';
+import type { Store } from '../store/store.ts';
+import type { Clock } from './clock.ts';
+import { newId } from './ids.ts';
+import { enforceSendLimits } from './send-limits.ts';
+import { digestsEqual, type Keyring } from './secrets.ts';
+import type { SenderService } from './senders.ts';
+
+export interface VerificationDeps {
+  store: Store;
+  keyring: Keyring;
+  senders: SenderService;
+  config: CoreConfig;
+  clock: Clock;
+  /** Called after a message is queued, so delivery starts without waiting for the next poll. */
+  onQueued: () => void;
+}
+
+const newCode = () => String(randomInt(0, 10 ** codeLength)).padStart(codeLength, '0');
+
+const secondsUntil = (iso: string, now: Date) => Math.max(1, Math.ceil((Date.parse(iso) - now.getTime()) / 1000));
+
+export function createVerificationService({ store, keyring, senders, config, clock, onQueued }: VerificationDeps) {
+  const codeHmac = (verificationId: string, code: string) => keyring.hmac(`${verificationId}:${code}`);
+
+  function statusOf(v: PhoneVerification, now: Date): VerificationView['status'] {
+    return v.status === 'pending' && Date.parse(v.expiresAt) <= now.getTime() ? 'expired' : v.status;
+  }
+
+  async function find(workspaceId: string, id: string): Promise<PhoneVerification> {
+    const verification = await store.verifications.get(workspaceId, id);
+    if (!verification) throw new DomainError('verification_not_found', `no verification ${id} in this workspace`);
+    return verification;
+  }
+
+  return {
+    /**
+     * Starts a verification, or re-sends a fresh code for the pending one of the same number.
+     * The message is queued in the same transaction: the answer means queued, never delivered.
+     */
+    async create(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
+      const now = clock();
+      const testNumber = await store.testNumbers.find(workspaceId, phoneNumber);
+      const sender = testNumber ? undefined : await senders.resolve(workspaceId);
+      if (!testNumber && !sender) {
+        throw new DomainError('sender_not_configured', 'configure a sender for this workspace before sending codes');
+      }
+      const pending = await store.verifications.findPending(workspaceId, phoneNumber, now.toISOString());
+      if (pending) {
+        const resendAt = new Date(Date.parse(pending.lastSentAt) + config.otp.resendSeconds * 1000).toISOString();
+        if (Date.parse(resendAt) > now.getTime()) {
+          const retryAfter = secondsUntil(resendAt, now);
+          throw new DomainError('resend_too_soon', `wait ${retryAfter} s before sending another code to this number`, {
+            details: { verification_id: pending.id, expires_at: pending.expiresAt, retry_after_seconds: retryAfter },
+            headers: { 'Retry-After': String(retryAfter) },
+          });
+        }
+      }
+      if (!testNumber) await enforceSendLimits(store, config, workspaceId, phoneNumber, now);
+
+      const id = pending?.id ?? newId('pv');
+      const code = testNumber ? keyring.decrypt(testNumber.codeSealed) : newCode();
+      const at = now.toISOString();
+      const expiresAt = new Date(now.getTime() + config.otp.ttlSeconds * 1000).toISOString();
+      const message = testNumber
+        ? null
+        : { id: newId('msg'), workspaceId, verificationId: id, phoneNumber, codeSealed: keyring.encrypt(code), createdAt: at };
+      const deliveryStatus = testNumber ? ('not_sent' as const) : ('queued' as const);
+      if (pending) {
+        await store.verifications.resend(id, { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus }, message);
+      } else {
+        await store.verifications.create(
+          {
+            id,
+            workspaceId,
+            phoneNumber,
+            codeHmac: codeHmac(id, code),
+            status: 'pending',
+            failedAttempts: 0,
+            sendCount: 1,
+            testNumber: Boolean(testNumber),
+            expiresAt,
+            lastSentAt: at,
+            verifiedAt: null,
+            deliveryStatus,
+            deliveryError: null,
+            deliveryUpdatedAt: at,
+            createdAt: at,
+          },
+          message,
+        );
+      }
+      if (message) onQueued();
+      return { verification_id: id, expires_at: expiresAt };
+    },
+
+    /** Checks a code: every terminal state answers with its own status and code. */
+    async verify(workspaceId: string, id: string, code: string): Promise<{ verified: true }> {
+      const now = clock();
+      const verification = await find(workspaceId, id);
+      const status = statusOf(verification, now);
+      if (status === 'verified') {
+        throw new DomainError('already_verified', 'this verification already succeeded', { details: { verified: true } });
+      }
+      if (status === 'blocked') {
+        throw new DomainError('verification_blocked', `blocked after ${maxFailedAttempts} failed attempts; start a new verification`, {
+          details: { verified: false, attempts_left: 0 },
+        });
+      }
+      if (status === 'expired') {
+        throw new DomainError('verification_expired', 'this verification expired; start a new one', {
+          details: { verified: false },
+        });
+      }
+      if (digestsEqual(codeHmac(id, code), verification.codeHmac) && (await store.verifications.markVerified(id, now.toISOString()))) {
+        return { verified: true };
+      }
+      const after = await store.verifications.recordFailedAttempt(id, maxFailedAttempts);
+      const attemptsLeft = Math.max(0, maxFailedAttempts - after.failedAttempts);
+      throw new DomainError(
+        'incorrect_code',
+        attemptsLeft > 0 ? `wrong code; ${attemptsLeft} attempts left` : 'wrong code; the verification is now blocked',
+        { details: { verified: false, attempts_left: attemptsLeft } },
+      );
+    },
+
+    async get(workspaceId: string, id: string): Promise<VerificationView> {
+      const v = await find(workspaceId, id);
+      return {
+        verification_id: v.id,
+        phone_number: v.phoneNumber,
+        status: statusOf(v, clock()),
+        attempts_left: Math.max(0, maxFailedAttempts - v.failedAttempts),
+        expires_at: v.expiresAt,
+        delivery: { status: v.deliveryStatus, error: v.deliveryError, updated_at: v.deliveryUpdatedAt },
+        test_number: v.testNumber,
+        created_at: v.createdAt,
+      };
+    },
+
+    async setTestNumbers(workspaceId: string, numbers: { phone_number: string; code: string }[]): Promise<void> {
+      const unique = new Map(numbers.map((n) => [n.phone_number, n.code]));
+      await store.testNumbers.replace(
+        workspaceId,
+        [...unique].map(([phoneNumber, code]) => ({ phoneNumber, codeSealed: keyring.encrypt(code) })),
+        clock().toISOString(),
+      );
+    },
+
+    async listTestNumbers(workspaceId: string): Promise<{ test_numbers: { phone_number: string }[] }> {
+      const numbers = await store.testNumbers.list(workspaceId);
+      return { test_numbers: numbers.map((n) => ({ phone_number: n.phoneNumber })) };
+    },
+  };
+}
+
+export type VerificationService = ReturnType<typeof createVerificationService>;

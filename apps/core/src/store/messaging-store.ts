@@ -1,0 +1,116 @@
+import type { DeliveryStatus, SenderKind } from '@svc/domain';
+
+export interface PhoneVerification {
+  id: string;
+  workspaceId: string;
+  phoneNumber: string;
+  codeHmac: string;
+  status: 'pending' | 'verified' | 'blocked';
+  failedAttempts: number;
+  sendCount: number;
+  testNumber: boolean;
+  expiresAt: string;
+  lastSentAt: string;
+  verifiedAt: string | null;
+  deliveryStatus: DeliveryStatus;
+  deliveryError: string | null;
+  deliveryUpdatedAt: string;
+  createdAt: string;
+}
+
+export interface OutboxMessage {
+  id: string;
+  workspaceId: string;
+  verificationId: string;
+  phoneNumber: string;
+  codeSealed: string | null;
+  status: 'pending' | 'sent' | 'failed' | 'superseded';
+  attempts: number;
+  nextAttemptAt: string;
+  lastError: string | null;
+  providerMessageId: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+export type NewOutboxMessage = Pick<OutboxMessage, 'id' | 'workspaceId' | 'verificationId' | 'phoneNumber' | 'codeSealed' | 'createdAt'>;
+
+export interface SenderRecord {
+  workspaceId: string;
+  kind: SenderKind;
+  config: Record<string, string>;
+  secretsSealed: string | null;
+  updatedAt: string;
+}
+
+export interface TestNumber {
+  phoneNumber: string;
+  codeSealed: string;
+}
+
+export interface DevMessage {
+  id: string;
+  workspaceId: string;
+  to: string;
+  body: string;
+  verificationId: string;
+  createdAt: string;
+}
+
+export interface StoredResponse {
+  requestHash: string;
+  response: string;
+}
+
+/** A fresh code for a pending verification: a resend. */
+export interface Resend {
+  codeHmac: string;
+  expiresAt: string;
+  lastSentAt: string;
+  deliveryStatus: DeliveryStatus;
+}
+
+export interface MessagingStore {
+  verifications: {
+    /** Inserts the verification and, in the same transaction, its outbox message (none for a test number). */
+    create(verification: PhoneVerification, message: NewOutboxMessage | null): Promise<void>;
+    /** Updates the verification with a fresh code, supersedes its unsent messages and queues the new one, atomically. */
+    resend(id: string, resend: Resend, message: NewOutboxMessage | null): Promise<PhoneVerification>;
+    get(workspaceId: string, id: string): Promise<PhoneVerification | undefined>;
+    findPending(workspaceId: string, phoneNumber: string, now: string): Promise<PhoneVerification | undefined>;
+    /** Counts one more failed attempt, blocking at `blockAt`; returns the verification after the update. */
+    recordFailedAttempt(id: string, blockAt: number): Promise<PhoneVerification>;
+    /** Marks a pending verification verified; false when it was no longer pending. */
+    markVerified(id: string, at: string): Promise<boolean>;
+  };
+  outbox: {
+    /** The newest `limit` send times since a moment, newest first: to one number, or (null) to any. */
+    recentSendTimes(workspaceId: string, phoneNumber: string | null, since: string, limit: number): Promise<string[]>;
+    due(now: string, limit: number): Promise<OutboxMessage[]>;
+    /** Records a delivery outcome on the message and on its verification, atomically. */
+    markSent(id: string, providerMessageId: string, at: string): Promise<void>;
+    markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;
+    markFailed(id: string, error: string, at: string): Promise<void>;
+    /** The verification a provider's message id belongs to. */
+    findByProviderMessageId(providerMessageId: string): Promise<OutboxMessage | undefined>;
+    setDeliveryStatus(verificationId: string, status: DeliveryStatus, error: string | null, at: string): Promise<void>;
+  };
+  senders: {
+    get(workspaceId: string): Promise<SenderRecord | undefined>;
+    put(sender: SenderRecord): Promise<void>;
+  };
+  testNumbers: {
+    list(workspaceId: string): Promise<TestNumber[]>;
+    find(workspaceId: string, phoneNumber: string): Promise<TestNumber | undefined>;
+    replace(workspaceId: string, numbers: TestNumber[], at: string): Promise<void>;
+  };
+  devMessages: {
+    add(message: DevMessage): Promise<void>;
+    list(limit: number): Promise<DevMessage[]>;
+  };
+  idempotency: {
+    get(workspaceId: string, operation: string, key: string, since: string): Promise<StoredResponse | undefined>;
+    put(workspaceId: string, operation: string, key: string, stored: StoredResponse, at: string): Promise<void>;
+    purge(before: string): Promise<void>;
+  };
+}
