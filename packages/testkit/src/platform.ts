@@ -57,9 +57,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     localMode: config.localMode,
     log: createLogger('gateway', quiet),
   });
-  const halt = async () => {
-    await gateway.stop();
-    await core.stop();
+  let halted: Promise<void> | undefined;
+  const halt = () => {
+    halted ??= gateway.stop().then(() => core.stop());
+    return halted;
   };
   return {
     url: gateway.url,

@@ -84,7 +84,7 @@ export interface MessagingStore {
     markVerified(id: string, at: string): Promise<boolean>;
   };
   outbox: {
-    /** The newest `limit` send times since a moment, newest first: to one number, or (null) to any. */
+    /** The newest `limit` send times after a moment, newest first: to one number, or (null) to any. */
     recentSendTimes(workspaceId: string, phoneNumber: string | null, since: string, limit: number): Promise<string[]>;
     due(now: string, limit: number): Promise<OutboxMessage[]>;
     /** Records a delivery outcome on the message and on its verification, atomically. */

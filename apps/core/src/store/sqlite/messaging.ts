@@ -123,7 +123,7 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
             and(
               eq(messageOutbox.workspaceId, workspaceId),
               phoneNumber === null ? undefined : eq(messageOutbox.phoneNumber, phoneNumber),
-              gte(messageOutbox.createdAt, since),
+              gt(messageOutbox.createdAt, since),
             ),
           )
           .orderBy(desc(messageOutbox.createdAt))

@@ -1,0 +1,133 @@
+import { createUserWithToken, graphAccepted, request, startFakeProvider, startPlatform, twilioAccepted } from '@svc/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { number, type VerificationWorld, verificationWorld } from './setup.ts';
+
+let world: VerificationWorld | undefined;
+afterEach(async () => {
+  await world?.stop();
+  world = undefined;
+});
+
+const create = (w: VerificationWorld) => w.api('/api/v1/acme/phone_verifications', { json: { phone_number: number } });
+const show = (w: VerificationWorld, id: string) => w.api(`/api/v1/acme/phone_verifications/${id}`);
+
+describe('WhatsApp Cloud API', () => {
+  it('sends an AUTHENTICATION template with the code in the body and the copy-code button', async () => {
+    world = await verificationWorld();
+    await create(world);
+    const [sent] = await world.graph.waitForRequests(1);
+    expect(sent!.method).toBe('POST');
+    expect(sent!.path).toBe('/1234567890/messages');
+    expect(sent!.headers.authorization).toBe('Bearer EAAG-secret-access-token');
+    const body = JSON.parse(sent!.body);
+    const code = body.template.components[0].parameters[0].text;
+    expect(body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '56912345678',
+      type: 'template',
+      template: {
+        name: 'otp_code',
+        language: { code: 'en_US' },
+        components: [
+          { type: 'body', parameters: [{ type: 'text', text: code }] },
+          { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] },
+        ],
+      },
+    });
+  });
+
+  it('retries 5xx and network failures with backoff until the provider accepts', async () => {
+    world = await verificationWorld();
+    world.graph.queue({ status: 500, body: { error: { message: 'Internal' } } }, { status: 502, body: 'bad gateway' });
+    const id = (await create(world)).body.verification_id;
+    await world.graph.waitForRequests(3);
+    await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('sent');
+    const codes = world.graph.requests.map((r) => JSON.parse(r.body).template.components[0].parameters[0].text);
+    expect(new Set(codes).size).toBe(1);
+  });
+
+  it('gives up at once on a 4xx and records the provider error', async () => {
+    world = await verificationWorld();
+    world.graph.queue({
+      status: 400,
+      body: { error: { message: '(#132001) Template name does not exist in the translation', code: 132001 } },
+    });
+    const id = (await create(world)).body.verification_id;
+    await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('failed');
+    const { delivery } = (await show(world, id)).body;
+    expect(delivery.error).toContain('Template name does not exist');
+    expect(delivery.error).toContain('132001');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(world.graph.requests).toHaveLength(1);
+  });
+});
+
+describe('restarts', () => {
+  it('loses nothing that was queued: a message queued before a restart is sent after it', async () => {
+    const graph = await startFakeProvider(graphAccepted);
+    graph.queue({ status: 503, body: { error: { message: 'down' } } });
+    const first = await startPlatform({ providers: { whatsappGraphUrl: graph.url }, delivery: { backoffBaseMs: 60_000 } });
+    const token = await createUserWithToken(first, 'ada@example.com');
+    await request(`${first.url}/cli/workspaces`, { token, json: { slug: 'acme' } });
+    await request(`${first.url}/api/developer/v1/acme/sender`, {
+      token,
+      method: 'PUT',
+      json: { kind: 'whatsapp_cloud', phone_number_id: '1234567890', access_token: 'tok', template: 'otp_code' },
+    });
+    const created = await request(`${first.url}/api/v1/acme/phone_verifications`, { token, json: { phone_number: number } });
+    await graph.waitForRequests(1);
+    await first.halt();
+    graph.queue(); // the provider is back
+    const second = await startPlatform({
+      dataDir: first.dataDir,
+      secretKey: first.secretKey,
+      providers: { whatsappGraphUrl: graph.url },
+      // Two minutes later: the retry scheduled before the restart is due.
+      clock: () => new Date(Date.now() + 120_000),
+    });
+    const [, resent] = await graph.waitForRequests(2);
+    const code = JSON.parse(resent!.body).template.components[0].parameters[0].text;
+    const id = created.body.verification_id;
+    const verified = await request(`${second.url}/api/v1/acme/phone_verifications/${id}/verify`, { token, json: { code } });
+    expect(verified.body).toEqual({ verified: true });
+    await second.stop();
+    await graph.close();
+  });
+});
+
+describe('Twilio WhatsApp sender', () => {
+  it('posts a form with Basic auth, the content template, its variables and a status callback', async () => {
+    const twilio = await startFakeProvider(twilioAccepted);
+    const platform = await startPlatform({ providers: { twilioApiUrl: twilio.url } });
+    const token = await createUserWithToken(platform, 'ada@example.com');
+    await request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme' } });
+    const sender = {
+      kind: 'twilio_whatsapp',
+      account_sid: `AC${'a'.repeat(32)}`,
+      auth_token: 'twilio-auth-token',
+      from: 'whatsapp:+14155238886',
+      content_sid: `HX${'b'.repeat(32)}`,
+    };
+    expect((await request(`${platform.url}/api/developer/v1/acme/sender`, { token, method: 'PUT', json: sender })).status).toBe(200);
+    const created = await request(`${platform.url}/api/v1/acme/phone_verifications`, { token, json: { phone_number: number } });
+    const [sent] = await twilio.waitForRequests(1);
+    expect(sent!.path).toBe(`/2010-04-01/Accounts/${sender.account_sid}/Messages.json`);
+    expect(sent!.headers.authorization).toBe(`Basic ${Buffer.from(`${sender.account_sid}:twilio-auth-token`).toString('base64')}`);
+    expect(sent!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const form = new URLSearchParams(sent!.body);
+    expect(form.get('To')).toBe(`whatsapp:${number}`);
+    expect(form.get('From')).toBe('whatsapp:+14155238886');
+    expect(form.get('ContentSid')).toBe(sender.content_sid);
+    expect(form.get('StatusCallback')).toBe(`${platform.url}/webhooks/twilio/acme`);
+    const code = JSON.parse(form.get('ContentVariables')!)['1'];
+    expect(code).toMatch(/^\d{6}$/);
+    const verified = await request(`${platform.url}/api/v1/acme/phone_verifications/${created.body.verification_id}/verify`, {
+      token,
+      json: { code },
+    });
+    expect(verified.body).toEqual({ verified: true });
+    await platform.stop();
+    await twilio.close();
+  });
+});

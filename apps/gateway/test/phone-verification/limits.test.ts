@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeClock, number, type VerificationWorld, verificationWorld } from './setup.ts';
+
+let world: VerificationWorld;
+afterEach(() => world.stop());
+
+const create = (phone = number, headers: Record<string, string> = {}) =>
+  world.api('/api/v1/acme/phone_verifications', { json: { phone_number: phone }, headers });
+
+describe('send limits', () => {
+  it('allows 5 sends per number per 10 minutes, then 429 with Retry-After until the oldest leaves the window', async () => {
+    const clock = fakeClock();
+    world = await verificationWorld({ clock: clock.now });
+    for (let i = 0; i < 5; i++) {
+      expect((await create()).status).toBe(201);
+      clock.advance(30);
+    }
+    const limited = await create();
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ error: { code: 'send_limit_exceeded' }, retry_after_seconds: 450 });
+    expect(limited.headers.get('retry-after')).toBe('450');
+    expect((await create('+56987654321')).status).toBe(201);
+    clock.advance(450);
+    expect((await create()).status).toBe(201);
+    await world.graph.waitForRequests(7);
+  });
+
+  it('caps sends per workspace per hour', async () => {
+    const clock = fakeClock();
+    world = await verificationWorld({ clock: clock.now, otp: { workspaceHourlyLimit: 3 } });
+    for (const phone of ['+56911111111', '+56922222222', '+56933333333']) expect((await create(phone)).status).toBe(201);
+    clock.advance(60);
+    const capped = await create('+56944444444');
+    expect(capped.status).toBe(429);
+    expect(capped.body.error.code).toBe('send_limit_exceeded');
+    expect(capped.headers.get('retry-after')).toBe('3540');
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('replays the first answer to a retried create without sending again', async () => {
+    world = await verificationWorld();
+    const first = await create(number, { 'idempotency-key': 'create-1' });
+    const retry = await create(number, { 'idempotency-key': 'create-1' });
+    expect(retry).toMatchObject({ status: 201, body: first.body });
+    await world.graph.waitForRequests(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(world.graph.requests).toHaveLength(1);
+    const otherKey = await create(number, { 'idempotency-key': 'create-2' });
+    expect(otherKey.status).toBe(429);
+  });
+
+  it('replays a wrong-code answer without spending another attempt', async () => {
+    world = await verificationWorld();
+    const id = (await create()).body.verification_id;
+    const code = await world.deliveredCode(0);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const verify = (c: string, key?: string) =>
+      world.api(`/api/v1/acme/phone_verifications/${id}/verify`, { json: { code: c }, headers: key ? { 'idempotency-key': key } : {} });
+    expect((await verify(wrongCode, 'v-1')).body.attempts_left).toBe(4);
+    const replay = await verify(wrongCode, 'v-1');
+    expect(replay).toMatchObject({ status: 422, body: { attempts_left: 4 } });
+    expect((await verify(wrongCode)).body.attempts_left).toBe(3);
+    const reused = await verify(code, 'v-1');
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('idempotency_key_reused');
+    expect((await verify(code, 'v-2')).body).toEqual({ verified: true });
+    expect((await verify(code, 'v-2'))).toMatchObject({ status: 200, body: { verified: true } });
+  });
+
+  it('answers two concurrent requests with one key once', async () => {
+    world = await verificationWorld();
+    const [a, b] = await Promise.all([create(number, { 'idempotency-key': 'race' }), create(number, { 'idempotency-key': 'race' })]);
+    expect(a.status).toBe(201);
+    expect(b).toMatchObject({ status: 201, body: a.body });
+  });
+});

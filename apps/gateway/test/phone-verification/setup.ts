@@ -1,0 +1,54 @@
+import { createUserWithToken, type FakeProvider, graphAccepted, type PlatformOptions, request, startFakeProvider, startPlatform, type TestPlatform } from '@svc/testkit';
+
+export const number = '+56912345678';
+
+/** A controllable clock: tests move time instead of waiting. */
+export function fakeClock(start = '2026-06-01T12:00:00.000Z') {
+  let now = Date.parse(start);
+  return { now: () => new Date(now), advance: (seconds: number) => (now += seconds * 1000) };
+}
+
+export interface VerificationWorld {
+  platform: TestPlatform;
+  graph: FakeProvider;
+  token: string;
+  api: (path: string, init?: Parameters<typeof request>[1]) => ReturnType<typeof request>;
+  /** The code delivered in the n-th message the fake Graph API received (0-based). */
+  deliveredCode(index: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** A platform whose workspace `acme` sends through WhatsApp Cloud, against a fake Graph API. */
+export async function verificationWorld(options: PlatformOptions = {}): Promise<VerificationWorld> {
+  const graph = await startFakeProvider(graphAccepted);
+  const platform = await startPlatform({ ...options, providers: { whatsappGraphUrl: graph.url, ...options.providers } });
+  const token = await createUserWithToken(platform, 'ada@example.com');
+  const api: VerificationWorld['api'] = (path, init = {}) => request(`${platform.url}${path}`, { token, ...init });
+  await api('/cli/workspaces', { json: { slug: 'acme' } });
+  await api('/api/developer/v1/acme/sender', {
+    method: 'PUT',
+    json: {
+      kind: 'whatsapp_cloud',
+      phone_number_id: '1234567890',
+      access_token: 'EAAG-secret-access-token',
+      app_secret: 'meta-app-secret',
+      template: 'otp_code',
+      language: 'en_US',
+    },
+  });
+  return {
+    platform,
+    graph,
+    token,
+    api,
+    async deliveredCode(index) {
+      const requests = await graph.waitForRequests(index + 1);
+      const body = JSON.parse(requests[index]!.body);
+      return body.template.components[0].parameters[0].text as string;
+    },
+    async stop() {
+      await platform.stop();
+      await graph.close();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface FakeReply {
+  status: number;
+  body: unknown;
+}
+
+export interface FakeProvider {
+  url: string;
+  requests: RecordedRequest[];
+  /** The replies given, in the order of `requests`. */
+  replies: FakeReply[];
+  /** Replies to give, in order, before falling back to the default reply. */
+  queue(...replies: FakeReply[]): void;
+  /** Resolves when `count` requests have arrived. */
+  waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A stand-in for a provider's HTTP API on 127.0.0.1: records every request and answers from a queue,
+ * then with `fallback(request)`. Real clients talk to it over real HTTP.
+ */
+export async function startFakeProvider(fallback: (request: RecordedRequest) => FakeReply): Promise<FakeProvider> {
+  const requests: RecordedRequest[] = [];
+  const given: FakeReply[] = [];
+  const replies: FakeReply[] = [];
+  const waiters: (() => void)[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(recorded);
+      const reply = replies.shift() ?? fallback(recorded);
+      given.push(reply);
+      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+      for (const wake of waiters.splice(0)) wake();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    requests,
+    replies: given,
+    queue: (...more) => replies.push(...more),
+    async waitForRequests(count, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (requests.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} requests, got ${requests.length}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
+      return requests;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+let messageCounter = 0;
+
+/** The WhatsApp Cloud API's answer to a sent message. */
+export const graphAccepted = (): FakeReply => ({
+  status: 200,
+  body: { messaging_product: 'whatsapp', contacts: [{ wa_id: 'x' }], messages: [{ id: `wamid.TEST${++messageCounter}` }] },
+});
+
+/** Twilio's answer to a created message. */
+export const twilioAccepted = (): FakeReply => ({
+  status: 201,
+  body: { sid: `SM${String(++messageCounter).padStart(32, '0')}`, status: 'queued' },
+});
