@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { registerSender } from './commands/sender.ts';
 import { registerWhoami } from './commands/whoami.ts';
 import { registerWorkspaces } from './commands/workspaces.ts';
 
@@ -14,5 +15,6 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(text.startsWith('error:') ? `svc: ${text}` : text) });
   registerWhoami(program);
   registerWorkspaces(program);
+  registerSender(program);
   return program;
 }

@@ -10,9 +10,9 @@ export interface SvcResult {
 }
 
 /** Runs the real `svc` binary in its own process, with only the given environment. */
-export function runSvc(args: string[], env: Record<string, string | undefined>): Promise<SvcResult> {
+export function runSvc(args: string[], env: Record<string, string | undefined>, input?: string): Promise<SvcResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [bin, ...args],
       { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, timeout: 20_000 },
@@ -21,5 +21,7 @@ export function runSvc(args: string[], env: Record<string, string | undefined>):
         resolve({ code, stdout, stderr });
       },
     );
+    if (input === undefined) child.stdin?.end();
+    else child.stdin?.end(input);
   });
 }

@@ -47,6 +47,14 @@ export function describeStoreContract(name: string, open: () => Store): void {
       expect((await store.workspaces.listForUser(ada.id)).map((w) => w.slug)).toEqual(['alpha', 'zeta']);
       expect(await store.workspaces.findForUser('bobs', ada.id)).toBeUndefined();
       expect((await store.workspaces.findForUser('bobs', bob.id))?.role).toBe('owner');
+      await store.workspaces.addMember('ws_c', ada.id, 'supervisor', at(5));
+      expect((await store.workspaces.findForUser('bobs', ada.id))?.role).toBe('supervisor');
+      await store.workspaces.addMember('ws_c', ada.id, 'developer', at(6));
+      expect((await store.workspaces.listForUser(ada.id)).map((w) => [w.slug, w.role])).toEqual([
+        ['alpha', 'owner'],
+        ['bobs', 'developer'],
+        ['zeta', 'owner'],
+      ]);
     });
 
     it('finds active tokens by hash, records use, and stops finding them once revoked', async () => {

@@ -46,6 +46,8 @@ export interface Store extends MessagingStore {
     findForUser(slug: string, userId: string): Promise<Membership | undefined>;
     findBySlug(slug: string): Promise<NewWorkspace | undefined>;
     findById(id: string): Promise<NewWorkspace | undefined>;
+    /** Adds a member, or changes the role of one. */
+    addMember(workspaceId: string, userId: string, role: Role, at: string): Promise<void>;
   };
   developerTokens: {
     create(token: Omit<DeveloperToken, 'lastUsedAt' | 'revokedAt'>): Promise<DeveloperToken>;

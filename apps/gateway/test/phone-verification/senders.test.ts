@@ -107,3 +107,21 @@ describe('dev sender (local mode)', () => {
     expect((await request(`${platform.url}/dev/outbox.json`)).status).toBe(404);
   });
 });
+
+describe('roles', () => {
+  it('lets a supervisor read but not change the sender or the test numbers', async () => {
+    world = await verificationWorld();
+    const { store, identity } = world.platform.core.services;
+    const sam = await identity.findOrCreateUser('sam@example.com');
+    const workspace = await store.workspaces.findBySlug('acme');
+    await store.workspaces.addMember(workspace!.id, sam.id, 'supervisor', new Date().toISOString());
+    const token = (await identity.issueToken(sam.id, 'sam')).token;
+    const as = (path: string, init: Parameters<typeof request>[1] = {}) => request(`${world!.platform.url}${path}`, { token, ...init });
+    expect((await as('/api/developer/v1/acme/sender')).status).toBe(200);
+    const put = await as('/api/developer/v1/acme/sender', { method: 'PUT', json: { kind: 'dev' } });
+    expect(put.status).toBe(403);
+    expect(put.body.error.code).toBe('forbidden');
+    const numbers = await as('/api/developer/v1/acme/test_numbers', { method: 'PUT', json: { test_numbers: [] } });
+    expect(numbers.status).toBe(403);
+  });
+});

@@ -31,6 +31,12 @@ export function createSqliteStore(file: string): Store {
         db.insert(users).values(user).run();
         return user;
       },
+      async addMember(workspaceId, userId, role, at) {
+        db.insert(memberships)
+          .values({ workspaceId, userId, role, createdAt: at })
+          .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
+          .run();
+      },
       async findById(id) {
         return db.select().from(users).where(eq(users.id, id)).get();
       },
@@ -58,6 +64,12 @@ export function createSqliteStore(file: string): Store {
       },
       async findBySlug(slug) {
         return db.select(workspaceColumns).from(workspaces).where(eq(workspaces.slug, slug)).get();
+      },
+      async addMember(workspaceId, userId, role, at) {
+        db.insert(memberships)
+          .values({ workspaceId, userId, role, createdAt: at })
+          .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
+          .run();
       },
       async findById(id) {
         return db.select(workspaceColumns).from(workspaces).where(eq(workspaces.id, id)).get();
