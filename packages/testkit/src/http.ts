@@ -4,11 +4,16 @@ export interface JsonResponse<T = any> {
   body: T;
 }
 
+export interface RequestOptions {
+  method?: string;
+  token?: string;
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
 /** A request as a client would send it; the body is parsed when the answer is JSON. */
-export async function request<T = any>(
-  url: string,
-  init: { method?: string; token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
-): Promise<JsonResponse<T>> {
+export async function request<T = any>(url: string, init: RequestOptions = {}): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   let body = init.body;

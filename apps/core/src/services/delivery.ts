@@ -18,7 +18,8 @@ export interface DeliveryDeps {
   log: Logger;
 }
 
-const batchSize = 20;
+/** Messages sent at once: provider calls take ~100-500 ms, so one at a time would cap delivery at a few per second. */
+const batchSize = 32;
 
 /** Exponential backoff from `baseMs`, capped at a minute, with ±20 % jitter so retries do not stampede. */
 export function backoffMs(attempt: number, baseMs: number): number {
@@ -74,7 +75,7 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
     do {
       again = false;
       const due = await store.outbox.due(clock().toISOString(), batchSize);
-      for (const message of due) await deliver(message);
+      await Promise.all(due.map(deliver));
       if (due.length === batchSize) again = true;
     } while (again);
   }

@@ -2,10 +2,22 @@ import { DomainError } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
 import type { Store } from '../store/store.ts';
 
+const hourMs = 3_600_000;
+
+/** The start of the clock hour `at` falls in, as the hourly send counter keys it. */
+export const hourOf = (at: Date): string => new Date(Math.floor(at.getTime() / hourMs) * hourMs).toISOString();
+
+function limited(message: string, retryAfter: number): DomainError {
+  return new DomainError('send_limit_exceeded', message, {
+    details: { retry_after_seconds: retryAfter },
+    headers: { 'Retry-After': String(retryAfter) },
+  });
+}
+
 /**
- * Guards against SMS/WhatsApp pumping: at most `numberLimit` sends to one number per window
- * (Twilio's 5 per 10 minutes) and `workspaceHourlyLimit` per workspace per hour. Over a limit
- * answers 429 with Retry-After: when the oldest send in the window leaves it.
+ * Guards against SMS/WhatsApp pumping: at most `numberLimit` sends to one number in a sliding window
+ * (Twilio's 5 per 10 minutes), and `workspaceHourlyLimit` sends per workspace per clock hour.
+ * Over a limit answers 429 with Retry-After: when the oldest send leaves the window, or the hour ends.
  */
 export async function enforceSendLimits(
   store: Store,
@@ -14,20 +26,18 @@ export async function enforceSendLimits(
   phoneNumber: string,
   now: Date,
 ): Promise<void> {
-  const limits = [
-    { phoneNumber, max: config.otp.numberLimit, windowMs: config.otp.numberWindowSeconds * 1000, what: 'this number' },
-    { phoneNumber: null, max: config.otp.workspaceHourlyLimit, windowMs: 3_600_000, what: 'this workspace' },
-  ];
-  for (const limit of limits) {
-    const since = new Date(now.getTime() - limit.windowMs).toISOString();
-    const times = await store.outbox.recentSendTimes(workspaceId, limit.phoneNumber, since, limit.max);
-    if (times.length < limit.max) continue;
-    const oldestRelevant = times[limit.max - 1] ?? since;
-    const retryAfter = Math.max(1, Math.ceil((Date.parse(oldestRelevant) + limit.windowMs - now.getTime()) / 1000));
-    const window = limit.windowMs >= 3_600_000 ? 'hour' : `${limit.windowMs / 60_000} minutes`;
-    throw new DomainError('send_limit_exceeded', `${limit.max} codes per ${window} already sent to ${limit.what}; retry in ${retryAfter} s`, {
-      details: { retry_after_seconds: retryAfter },
-      headers: { 'Retry-After': String(retryAfter) },
-    });
+  const { numberLimit, numberWindowSeconds, workspaceHourlyLimit } = config.otp;
+  const windowMs = numberWindowSeconds * 1000;
+  const since = new Date(now.getTime() - windowMs).toISOString();
+  const times = await store.outbox.recentSendTimes(workspaceId, phoneNumber, since, numberLimit);
+  if (times.length >= numberLimit) {
+    const oldest = Date.parse(times[numberLimit - 1] ?? since);
+    const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000));
+    throw limited(`${numberLimit} codes per ${numberWindowSeconds / 60} minutes already sent to this number; retry in ${retryAfter} s`, retryAfter);
+  }
+  const hour = hourOf(now);
+  if ((await store.outbox.sendsInHour(workspaceId, hour)) >= workspaceHourlyLimit) {
+    const retryAfter = Math.max(1, Math.ceil((Date.parse(hour) + hourMs - now.getTime()) / 1000));
+    throw limited(`this workspace sent its ${workspaceHourlyLimit} codes for this hour; retry in ${retryAfter} s`, retryAfter);
   }
 }

@@ -72,7 +72,10 @@ export interface Resend {
 
 export interface MessagingStore {
   verifications: {
-    /** Inserts the verification and, in the same transaction, its outbox message (none for a test number). */
+    /**
+     * Inserts the verification and, in the same transaction, its outbox message (none for a test number),
+     * counted in the workspace's hour.
+     */
     create(verification: PhoneVerification, message: NewOutboxMessage | null): Promise<void>;
     /** Updates the verification with a fresh code, supersedes its unsent messages and queues the new one, atomically. */
     resend(id: string, resend: Resend, message: NewOutboxMessage | null): Promise<PhoneVerification>;
@@ -84,8 +87,10 @@ export interface MessagingStore {
     markVerified(id: string, at: string): Promise<boolean>;
   };
   outbox: {
-    /** The newest `limit` send times after a moment, newest first: to one number, or (null) to any. */
-    recentSendTimes(workspaceId: string, phoneNumber: string | null, since: string, limit: number): Promise<string[]>;
+    /** The newest `limit` send times to a number after a moment, newest first. */
+    recentSendTimes(workspaceId: string, phoneNumber: string, since: string, limit: number): Promise<string[]>;
+    /** Messages queued by the workspace in the clock hour starting at `hour` (each queued message counts). */
+    sendsInHour(workspaceId: string, hour: string): Promise<number>;
     due(now: string, limit: number): Promise<OutboxMessage[]>;
     /** Records a delivery outcome on the message and on its verification, atomically. */
     markSent(id: string, providerMessageId: string, at: string): Promise<void>;

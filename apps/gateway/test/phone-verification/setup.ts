@@ -1,4 +1,15 @@
-import { createUserWithToken, type FakeProvider, graphAccepted, type PlatformOptions, request, startFakeProvider, startPlatform, type TestPlatform } from '@svc/testkit';
+import {
+  createUserWithToken,
+  type FakeProvider,
+  graphAccepted,
+  type JsonResponse,
+  type PlatformOptions,
+  type RequestOptions,
+  request,
+  startFakeProvider,
+  startPlatform,
+  type TestPlatform,
+} from '@svc/testkit';
 
 export const number = '+56912345678';
 
@@ -12,7 +23,7 @@ export interface VerificationWorld {
   platform: TestPlatform;
   graph: FakeProvider;
   token: string;
-  api: (path: string, init?: Parameters<typeof request>[1]) => ReturnType<typeof request>;
+  api: (path: string, init?: RequestOptions) => Promise<JsonResponse>;
   /** The code delivered in the n-th message the fake Graph API received (0-based). */
   deliveredCode(index: number): Promise<string>;
   stop(): Promise<void>;

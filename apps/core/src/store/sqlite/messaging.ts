@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, type Placeholder, sql, type Table } from 'drizzle-orm';
 import type { MessagingStore, NewOutboxMessage } from '../messaging-store.ts';
 import type { SqliteDb } from './database.ts';
-import { devMessages, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
+import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
 
 const outboxRow = (message: NewOutboxMessage) => ({
   ...message,
@@ -10,7 +10,116 @@ const outboxRow = (message: NewOutboxMessage) => ({
   nextAttemptAt: message.createdAt,
 });
 
+const hourMs = 3_600_000;
+const hourOf = (iso: string) => new Date(Math.floor(Date.parse(iso) / hourMs) * hourMs).toISOString();
+const p = sql.placeholder;
+
+/** `{ column: placeholder('column') }` for every column: an insert prepared once, run with a row. */
+function placeholders<T extends Table>(table: T): Record<keyof T['_']['columns'], Placeholder> {
+  return Object.fromEntries(Object.keys(getTableColumns(table)).map((name) => [name, p(name)])) as Record<
+    keyof T['_']['columns'],
+    Placeholder
+  >;
+}
+
 export function createSqliteMessaging(db: SqliteDb): MessagingStore {
+  // The statements on every create and verify are compiled once.
+  const verificationById = db
+    .select()
+    .from(phoneVerifications)
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.workspaceId, p('workspaceId'))))
+    .prepare();
+  const pendingForNumber = db
+    .select()
+    .from(phoneVerifications)
+    .where(
+      and(
+        eq(phoneVerifications.workspaceId, p('workspaceId')),
+        eq(phoneVerifications.phoneNumber, p('phoneNumber')),
+        eq(phoneVerifications.status, 'pending'),
+        gt(phoneVerifications.expiresAt, p('now')),
+      ),
+    )
+    .orderBy(desc(phoneVerifications.createdAt))
+    .prepare();
+  const sendTimesToNumber = db
+    .select({ createdAt: messageOutbox.createdAt })
+    .from(messageOutbox)
+    .where(
+      and(
+        eq(messageOutbox.workspaceId, p('workspaceId')),
+        eq(messageOutbox.phoneNumber, p('phoneNumber')),
+        gt(messageOutbox.createdAt, p('since')),
+      ),
+    )
+    .orderBy(desc(messageOutbox.createdAt))
+    .limit(p('limit'))
+    .prepare();
+  const sendsInHour = db
+    .select({ count: hourlySends.count })
+    .from(hourlySends)
+    .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
+    .prepare();
+  const senderOf = db.select().from(senders).where(eq(senders.workspaceId, p('workspaceId'))).prepare();
+  const testNumberOf = db
+    .select({ phoneNumber: testNumbers.phoneNumber, codeSealed: testNumbers.codeSealed })
+    .from(testNumbers)
+    .where(and(eq(testNumbers.workspaceId, p('workspaceId')), eq(testNumbers.phoneNumber, p('phoneNumber'))))
+    .prepare();
+
+  const insertVerification = db.insert(phoneVerifications).values(placeholders(phoneVerifications)).prepare();
+  const insertMessage = db.insert(messageOutbox).values(placeholders(messageOutbox)).prepare();
+  const countSend = db
+    .insert(hourlySends)
+    .values({ workspaceId: p('workspaceId'), hour: p('hour'), count: 1 })
+    .onConflictDoUpdate({ target: [hourlySends.workspaceId, hourlySends.hour], set: { count: sql`${hourlySends.count} + 1` } })
+    .prepare();
+  const failAttempt = db
+    .update(phoneVerifications)
+    .set({
+      failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
+      status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${p('blockAt')} then 'blocked' else ${phoneVerifications.status} end`,
+    })
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
+    .returning()
+    .prepare();
+  const verify = db
+    .update(phoneVerifications)
+    .set({ status: 'verified', verifiedAt: sql`${p('at')}` })
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
+    .prepare();
+
+  const dueMessages = db
+    .select()
+    .from(messageOutbox)
+    .where(and(eq(messageOutbox.status, 'pending'), lte(messageOutbox.nextAttemptAt, p('now'))))
+    .orderBy(asc(messageOutbox.nextAttemptAt))
+    .limit(p('limit'))
+    .prepare();
+  const finishMessage = db
+    .update(messageOutbox)
+    .set({
+      status: sql`${p('status')}`,
+      codeSealed: null,
+      providerMessageId: sql`${p('providerMessageId')}`,
+      lastError: sql`${p('error')}`,
+      sentAt: sql`${p('sentAt')}`,
+      attempts: sql`${messageOutbox.attempts} + 1`,
+    })
+    .where(eq(messageOutbox.id, p('id')))
+    .returning({ verificationId: messageOutbox.verificationId })
+    .prepare();
+  const recordDelivery = db
+    .update(phoneVerifications)
+    .set({ deliveryStatus: sql`${p('status')}`, deliveryError: sql`${p('error')}`, deliveryUpdatedAt: sql`${p('at')}` })
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.deliveryStatus, 'queued')))
+    .prepare();
+
+  /** Queues a message and counts it in its workspace's hour; call inside a transaction. */
+  const queue = (message: NewOutboxMessage) => {
+    insertMessage.run({ ...outboxRow(message), lastError: null, providerMessageId: null, sentAt: null });
+    countSend.run({ workspaceId: message.workspaceId, hour: hourOf(message.createdAt) });
+  };
   const getVerification = (id: string) => {
     const row = db.select().from(phoneVerifications).where(eq(phoneVerifications.id, id)).get();
     if (!row) throw new Error(`verification ${id} vanished`);
@@ -22,33 +131,24 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
     id: string,
     outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string },
   ) =>
-    db.transaction((tx) => {
-      const message = tx
-        .update(messageOutbox)
-        .set({
-          status: outcome.status,
-          codeSealed: null,
-          providerMessageId: outcome.providerMessageId ?? null,
-          lastError: outcome.error ?? null,
-          sentAt: outcome.status === 'sent' ? outcome.at : null,
-          attempts: sql`${messageOutbox.attempts} + 1`,
-        })
-        .where(eq(messageOutbox.id, id))
-        .returning({ verificationId: messageOutbox.verificationId })
-        .get();
-      if (!message) return;
-      tx.update(phoneVerifications)
-        .set({ deliveryStatus: outcome.status, deliveryError: outcome.error ?? null, deliveryUpdatedAt: outcome.at })
-        .where(and(eq(phoneVerifications.id, message.verificationId), eq(phoneVerifications.deliveryStatus, 'queued')))
-        .run();
+    db.transaction(() => {
+      const error = outcome.error ?? null;
+      const message = finishMessage.get({
+        id,
+        status: outcome.status,
+        providerMessageId: outcome.providerMessageId ?? null,
+        error,
+        sentAt: outcome.status === 'sent' ? outcome.at : null,
+      });
+      if (message) recordDelivery.run({ id: message.verificationId, status: outcome.status, error, at: outcome.at });
     });
 
   return {
     verifications: {
       async create(verification, message) {
-        db.transaction((tx) => {
-          tx.insert(phoneVerifications).values(verification).run();
-          if (message) tx.insert(messageOutbox).values(outboxRow(message)).run();
+        db.transaction(() => {
+          insertVerification.run({ ...verification });
+          if (message) queue(message);
         });
       },
       async resend(id, resend, message) {
@@ -68,77 +168,33 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
             .where(eq(phoneVerifications.id, id))
             .returning()
             .get();
-          if (message) tx.insert(messageOutbox).values(outboxRow(message)).run();
+          if (message) queue(message);
           if (!updated) throw new Error(`verification ${id} vanished`);
           return updated;
         });
       },
       async get(workspaceId, id) {
-        return db
-          .select()
-          .from(phoneVerifications)
-          .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.workspaceId, workspaceId)))
-          .get();
+        return verificationById.get({ id, workspaceId });
       },
       async findPending(workspaceId, phoneNumber, now) {
-        return db
-          .select()
-          .from(phoneVerifications)
-          .where(
-            and(
-              eq(phoneVerifications.workspaceId, workspaceId),
-              eq(phoneVerifications.phoneNumber, phoneNumber),
-              eq(phoneVerifications.status, 'pending'),
-              gt(phoneVerifications.expiresAt, now),
-            ),
-          )
-          .orderBy(desc(phoneVerifications.createdAt))
-          .get();
+        return pendingForNumber.get({ workspaceId, phoneNumber, now });
       },
       async recordFailedAttempt(id, blockAt) {
-        db.update(phoneVerifications)
-          .set({
-            failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
-            status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${blockAt} then 'blocked' else ${phoneVerifications.status} end`,
-          })
-          .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
-          .run();
-        return getVerification(id);
+        return failAttempt.get({ id, blockAt }) ?? getVerification(id);
       },
       async markVerified(id, at) {
-        const result = db
-          .update(phoneVerifications)
-          .set({ status: 'verified', verifiedAt: at })
-          .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
-          .run();
-        return result.changes > 0;
+        return verify.run({ id, at }).changes > 0;
       },
     },
     outbox: {
       async recentSendTimes(workspaceId, phoneNumber, since, limit) {
-        return db
-          .select({ createdAt: messageOutbox.createdAt })
-          .from(messageOutbox)
-          .where(
-            and(
-              eq(messageOutbox.workspaceId, workspaceId),
-              phoneNumber === null ? undefined : eq(messageOutbox.phoneNumber, phoneNumber),
-              gt(messageOutbox.createdAt, since),
-            ),
-          )
-          .orderBy(desc(messageOutbox.createdAt))
-          .limit(limit)
-          .all()
-          .map((row) => row.createdAt);
+        return sendTimesToNumber.all({ workspaceId, phoneNumber, since, limit }).map((row) => row.createdAt);
+      },
+      async sendsInHour(workspaceId, hour) {
+        return sendsInHour.get({ workspaceId, hour })?.count ?? 0;
       },
       async due(now, limit) {
-        return db
-          .select()
-          .from(messageOutbox)
-          .where(and(eq(messageOutbox.status, 'pending'), lte(messageOutbox.nextAttemptAt, now)))
-          .orderBy(asc(messageOutbox.nextAttemptAt))
-          .limit(limit)
-          .all();
+        return dueMessages.all({ now, limit });
       },
       async markSent(id, providerMessageId, at) {
         finish(id, { status: 'sent', providerMessageId, at });
@@ -164,7 +220,7 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
     },
     senders: {
       async get(workspaceId) {
-        const row = db.select().from(senders).where(eq(senders.workspaceId, workspaceId)).get();
+        const row = senderOf.get({ workspaceId });
         return row && { ...row, config: JSON.parse(row.config) as Record<string, string> };
       },
       async put(sender) {
@@ -182,11 +238,7 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
           .all();
       },
       async find(workspaceId, phoneNumber) {
-        return db
-          .select({ phoneNumber: testNumbers.phoneNumber, codeSealed: testNumbers.codeSealed })
-          .from(testNumbers)
-          .where(and(eq(testNumbers.workspaceId, workspaceId), eq(testNumbers.phoneNumber, phoneNumber)))
-          .get();
+        return testNumberOf.get({ workspaceId, phoneNumber });
       },
       async replace(workspaceId, numbers, at) {
         db.transaction((tx) => {

@@ -155,3 +155,16 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.operation, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
+
+/** Sends per workspace per clock hour: the workspace cap reads one row instead of an hour of messages. */
+export const hourlySends = sqliteTable(
+  'hourly_sends',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    hour: text('hour').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.hour] })],
+);

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
 import { createSqliteMessaging } from './messaging.ts';
@@ -23,6 +23,17 @@ export function createSqliteStore(file: string): Store {
 
   const membershipQuery = () =>
     db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
+  // Every authenticated request runs these three: compiled once.
+  const activeTokenByHash = db
+    .select()
+    .from(developerTokens)
+    .where(and(eq(developerTokens.tokenHash, sql.placeholder('tokenHash')), isNull(developerTokens.revokedAt)))
+    .prepare();
+  const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare();
+  const workspaceById = db.select(workspaceColumns).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))).prepare();
+  const membershipBySlug = membershipQuery()
+    .where(and(eq(workspaces.slug, sql.placeholder('slug')), eq(memberships.userId, sql.placeholder('userId'))))
+    .prepare();
 
   return {
     ...createSqliteMessaging(db),
@@ -31,14 +42,8 @@ export function createSqliteStore(file: string): Store {
         db.insert(users).values(user).run();
         return user;
       },
-      async addMember(workspaceId, userId, role, at) {
-        db.insert(memberships)
-          .values({ workspaceId, userId, role, createdAt: at })
-          .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
-          .run();
-      },
       async findById(id) {
-        return db.select().from(users).where(eq(users.id, id)).get();
+        return userById.get({ id });
       },
       async findByEmail(email) {
         return db.select().from(users).where(eq(users.email, email)).get();
@@ -72,12 +77,10 @@ export function createSqliteStore(file: string): Store {
           .run();
       },
       async findById(id) {
-        return db.select(workspaceColumns).from(workspaces).where(eq(workspaces.id, id)).get();
+        return workspaceById.get({ id });
       },
       async findForUser(slug, userId) {
-        return membershipQuery()
-          .where(and(eq(workspaces.slug, slug), eq(memberships.userId, userId)))
-          .get();
+        return membershipBySlug.get({ slug, userId });
       },
     },
     developerTokens: {
@@ -87,11 +90,7 @@ export function createSqliteStore(file: string): Store {
         return row;
       },
       async findActiveByHash(tokenHash) {
-        return db
-          .select()
-          .from(developerTokens)
-          .where(and(eq(developerTokens.tokenHash, tokenHash), isNull(developerTokens.revokedAt)))
-          .get();
+        return activeTokenByHash.get({ tokenHash });
       },
       async markUsed(id, at) {
         db.update(developerTokens).set({ lastUsedAt: at }).where(eq(developerTokens.id, id)).run();

@@ -1,0 +1,9 @@
+// The benchmark's baseline: a bare express app answering a JSON POST, on the port in argv[2].
+import express from 'express';
+
+const app = express();
+app.use(express.json());
+app.post('/echo', (req, res) => {
+  res.status(201).json({ received: req.body as unknown });
+});
+app.listen(Number(process.argv[2]), '127.0.0.1');
