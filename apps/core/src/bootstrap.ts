@@ -37,6 +37,7 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, 
     if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
   }
   services.delivery.start();
+  services.mailer.loop.start();
   const server = createCoreServer(services, log);
   const boundPort = await listen(server, port, host);
   return {
@@ -45,6 +46,7 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, 
     async stop() {
       await closeServer(server);
       await services.delivery.stop();
+      await services.mailer.loop.stop();
       store.close();
     },
   };

@@ -14,6 +14,8 @@ export interface CoreConfig {
   };
   providers: { whatsappGraphUrl: string; twilioApiUrl: string };
   delivery: { pollMs: number; maxAttempts: number; backoffBaseMs: number };
+  /** `smtpUrl` unset: local mode keeps mails in the dev mailbox; elsewhere no mail can be sent. */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 export const defaultConfig: CoreConfig = {
@@ -22,4 +24,5 @@ export const defaultConfig: CoreConfig = {
   otp: { ttlSeconds: 600, resendSeconds: 30, numberLimit: 5, numberWindowSeconds: 600, workspaceHourlyLimit: 1000 },
   providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com' },
   delivery: { pollMs: 1000, maxAttempts: 8, backoffBaseMs: 1000 },
+  mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' },
 };

@@ -25,6 +25,10 @@ const schema = z.object({
   SVC_OTP_WORKSPACE_HOURLY_LIMIT: z.coerce.number().int().min(1).default(defaultConfig.otp.workspaceHourlyLimit),
   WHATSAPP_GRAPH_URL: httpUrl.default(defaultConfig.providers.whatsappGraphUrl),
   TWILIO_API_URL: httpUrl.default(defaultConfig.providers.twilioApiUrl),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' })
+    .optional(),
+  MAIL_FROM: z.string().min(3).default(defaultConfig.mail.from),
 });
 
 export interface CoreEnv {
@@ -66,6 +70,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
         workspaceHourlyLimit: parsed.SVC_OTP_WORKSPACE_HOURLY_LIMIT,
       },
       providers: { whatsappGraphUrl: parsed.WHATSAPP_GRAPH_URL, twilioApiUrl: parsed.TWILIO_API_URL },
+      mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM },
     },
   };
 }

@@ -1,5 +1,7 @@
 import { authRouter, healthRouter } from './routers/auth.ts';
 import { devRouter } from './routers/dev.ts';
+import { consoleAuthRouter, deviceAuthRouter } from './routers/device-auth.ts';
+import { tokensRouter } from './routers/tokens.ts';
 import { providerWebhooksRouter, sendersRouter } from './routers/senders.ts';
 import { verificationsRouter } from './routers/verifications.ts';
 import { workspacesRouter } from './routers/workspaces.ts';
@@ -8,6 +10,9 @@ import { router } from './trpc.ts';
 export const appRouter = router({
   health: healthRouter,
   auth: authRouter,
+  deviceAuth: deviceAuthRouter,
+  consoleAuth: consoleAuthRouter,
+  tokens: tokensRouter,
   workspaces: workspacesRouter,
   verifications: verificationsRouter,
   senders: sendersRouter,

@@ -4,7 +4,7 @@ import type { Logger } from '@svc/server-kit';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { appRouter } from './root.ts';
 import type { Services } from './services/index.ts';
-import { createContext } from './trpc.ts';
+import { createContext, sessionHeader } from './trpc.ts';
 
 export const trpcPath = '/trpc';
 
@@ -13,7 +13,7 @@ export function createCoreServer(services: Services, log: Logger): Server {
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: `${trpcPath}/`,
-    createContext: ({ req }) => createContext(services, req.headers.authorization),
+    createContext: ({ req }) => createContext(services, req.headers.authorization, req.headers[sessionHeader] as string | undefined),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error, path }, 'procedure failed');
     },

@@ -7,11 +7,15 @@ export interface Context {
   services: Services;
   /** The caller's `Authorization` header, forwarded by the gateway. */
   authorization: string | undefined;
+  /** The console session cookie's value, forwarded by the gateway as `x-svc-session`. */
+  session: string | undefined;
 }
 
+export const sessionHeader = 'x-svc-session';
+
 /** The inner context: callable from tests without HTTP. */
-export function createContext(services: Services, authorization?: string): Context {
-  return { services, authorization };
+export function createContext(services: Services, authorization?: string, session?: string): Context {
+  return { services, authorization, session };
 }
 
 function toWire(cause: unknown): WireError {
@@ -34,6 +38,22 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
   const principal = await ctx.services.identity.authenticate(ctx.authorization);
   if (!principal) throw new DomainError('unauthorized', 'a valid developer token is required');
   return next({ ctx: { ...ctx, principal } });
+});
+
+/** A procedure for a signed-in console user (the gateway checks the CSRF token of its forms). */
+export const sessionProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const session = await ctx.services.sessions.resolve(ctx.session);
+  if (!session) throw new DomainError('unauthorized', 'sign in first');
+  return next({ ctx: { ...ctx, consoleSession: session } });
+});
+
+/** A procedure for a user behind a developer token or a console session. */
+export const userProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const principal = await ctx.services.identity.authenticate(ctx.authorization);
+  if (principal) return next({ ctx: { ...ctx, user: principal.user, currentTokenId: principal.token.id as string | undefined } });
+  const session = await ctx.services.sessions.resolve(ctx.session);
+  if (!session) throw new DomainError('unauthorized', 'a valid developer token is required');
+  return next({ ctx: { ...ctx, user: session.user, currentTokenId: undefined as string | undefined } });
 });
 
 /** A procedure on one workspace of the caller's; its input carries `workspace` (the slug). */

@@ -5,9 +5,9 @@ import { pinoHttp } from 'pino-http';
 import type { CoreClient } from './core-client.ts';
 import { endpoints } from './endpoints/index.ts';
 import { errorHandler } from './http/errors.ts';
-import { jsonBody } from './http/json-body.ts';
 import { mountEndpoints } from './http/mount.ts';
 import { openApiDocument } from './openapi.ts';
+import { consoleRoutes } from './routes/console/index.ts';
 import { devRoutes } from './routes/dev.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
@@ -36,14 +36,14 @@ export function createGatewayApp({ core, publicUrl, localMode = false, log }: Ga
     }),
   );
   app.use('/webhooks', webhookRoutes(core, publicUrl));
-  app.use(jsonBody);
+  app.use(consoleRoutes(core, publicUrl, log));
   if (localMode) app.use('/dev', devRoutes(core));
 
   const document = openApiDocument(endpoints, publicUrl);
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  mountEndpoints(app, core, endpoints);
+  mountEndpoints(app, core, endpoints, log);
 
   app.use((req, _res, next) => {
     next(new DomainError('not_found', `no route for ${req.method} ${req.path}`));

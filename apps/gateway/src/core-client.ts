@@ -6,7 +6,7 @@ export type CoreClient = ReturnType<typeof createCoreClient>;
 
 /** Per-call options that forward the caller's credential to core. */
 export interface CallOptions {
-  context: { authorization: string | undefined };
+  context: { authorization: string | undefined; session?: string | undefined };
 }
 
 /**
@@ -40,8 +40,11 @@ export function createCoreClient(coreUrl: string) {
         url: `${coreUrl}/trpc`,
         fetch: coreFetch(dispatcher),
         headers: ({ op }) => {
-          const authorization = op.context.authorization;
-          return typeof authorization === 'string' ? { authorization } : {};
+          const { authorization, session } = op.context;
+          return {
+            ...(typeof authorization === 'string' ? { authorization } : {}),
+            ...(typeof session === 'string' ? { 'x-svc-session': session } : {}),
+          };
         },
       }),
     ],

@@ -1,3 +1,5 @@
+import { DeliveryError } from '../services/outbox-loop.ts';
+
 /** A one-time code to deliver. */
 export interface OtpMessage {
   to: string;
@@ -10,17 +12,6 @@ export interface OtpMessage {
 
 export interface SendResult {
   providerMessageId: string;
-}
-
-/** A failed send: retryable for network errors, timeouts, 429 and 5xx; final for other 4xx. */
-export class DeliveryError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-  ) {
-    super(message);
-    this.name = 'DeliveryError';
-  }
 }
 
 export const otpText = (message: Pick<OtpMessage, 'code' | 'ttlMinutes'>) =>

@@ -1,4 +1,5 @@
-import { DeliveryError, type OtpMessage, postToProvider, type SendResult } from './message.ts';
+import { DeliveryError } from '../services/outbox-loop.ts';
+import { type OtpMessage, postToProvider, type SendResult } from './message.ts';
 
 export interface TwilioWhatsappConfig {
   account_sid: string;

@@ -16,4 +16,14 @@ export const devRouter = router({
       created_at: m.createdAt,
     })),
   })),
+
+  mailbox: localProcedure.query(async ({ ctx }) => ({
+    messages: (await ctx.services.store.devMails.list(200)).map((m) => ({
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      created_at: m.createdAt,
+    })),
+  })),
 });

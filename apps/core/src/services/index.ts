@@ -4,11 +4,16 @@ import { createMessenger } from '../messaging/messenger.ts';
 import type { Store } from '../store/store.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { createDeliveryLoop } from './delivery.ts';
+import { createDeviceAuthService } from './device-auth.ts';
 import { createIdempotency } from './idempotency.ts';
 import { createIdentityService } from './identity.ts';
+import { createLoginLinkService } from './login-links.ts';
+import { createMailer } from './mail.ts';
 import { createProviderWebhooks } from './provider-webhooks.ts';
+import { createRateLimits } from './rate-limits.ts';
 import { Keyring } from './secrets.ts';
 import { createSenderService } from './senders.ts';
+import { createSessionService } from './sessions.ts';
 import { createVerificationService } from './verifications.ts';
 import { createWorkspaceService } from './workspaces.ts';
 
@@ -33,11 +38,20 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     clock,
     log,
   });
+  const identity = createIdentityService(store, clock);
+  const sessions = createSessionService(store, clock);
+  const mailer = createMailer(store, keyring, config, clock, log);
+  const rateLimits = createRateLimits();
+  const loginLinks = createLoginLinkService({ store, identity, sessions, mailer, rateLimits, config, clock });
   return {
     store,
     clock,
     config,
-    identity: createIdentityService(store, clock),
+    identity,
+    sessions,
+    mailer,
+    loginLinks,
+    deviceAuth: createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }),
     workspaces: createWorkspaceService(store, clock),
     senders,
     verifications: createVerificationService({ store, keyring, senders, config, clock, onQueued: () => void delivery.kick() }),

@@ -1,4 +1,5 @@
 import type { Role } from '@svc/domain';
+import type { AuthStore } from './auth-store.ts';
 import type { MessagingStore } from './messaging-store.ts';
 
 export interface User {
@@ -33,7 +34,7 @@ export interface DeveloperToken {
  * Everything core persists. Services depend on this interface only; each method is atomic,
  * so a store backed by another database implements the same contract (see test/store-contract.ts).
  */
-export interface Store extends MessagingStore {
+export interface Store extends MessagingStore, AuthStore {
   users: {
     create(user: User): Promise<User>;
     findById(id: string): Promise<User | undefined>;

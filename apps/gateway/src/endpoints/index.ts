@@ -1,4 +1,5 @@
 import type { Endpoint } from '../http/endpoint.ts';
+import { deviceAuthEndpoints } from './device-auth.ts';
 import { healthEndpoints } from './health.ts';
 import { senderEndpoints } from './senders.ts';
 import { verificationEndpoints } from './verifications.ts';
@@ -8,6 +9,7 @@ import { workspaceEndpoints } from './workspaces.ts';
 export const endpoints: Endpoint[] = [
   ...healthEndpoints,
   ...workspaceEndpoints,
+  ...deviceAuthEndpoints,
   ...verificationEndpoints,
   ...senderEndpoints,
 ];

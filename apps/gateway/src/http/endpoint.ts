@@ -31,6 +31,13 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
   params?: P;
   /** Error codes of their own for some body fields, instead of `invalid_request`. */
   fieldCodes?: Partial<Record<string, ErrorCode>>;
+  /** The body may be left out (it then parses as `{}`). */
+  bodyOptional?: boolean;
+  /** Also accept an `application/x-www-form-urlencoded` body (OAuth clients send one). */
+  acceptsForm?: boolean;
+  /** Answer these error codes in OAuth's shape, `{"error":"<code>","error_description":"..."}` with 400. */
+  oauthErrors?: readonly string[];
+  responseHeaders?: Record<string, string>;
   status: number;
   response: { description: string; schema?: z.ZodType };
   /** The error codes a client can get from this endpoint besides the envelope's own. */

@@ -4,17 +4,31 @@ import express, { type RequestHandler } from 'express';
 export const maxBodyBytes = 1024 * 1024;
 
 const parseJson = express.json({ limit: maxBodyBytes });
+const parseForm = express.urlencoded({ limit: maxBodyBytes, extended: false });
 
-/** Parses JSON bodies up to 1 MiB; any other body type is 415. A request without a body passes. */
-export const jsonBody: RequestHandler = (req, res, next) => {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!hasBody) {
-    next();
-    return;
-  }
-  if (!req.is('application/json')) {
-    next(new DomainError('unsupported_media_type', 'send the body as application/json'));
-    return;
-  }
-  parseJson(req, res, next);
-};
+/**
+ * Parses JSON bodies up to 1 MiB (and form bodies where `acceptsForm`); any other body type is 415.
+ * A request without a body passes.
+ */
+export function bodyParser(acceptsForm = false): RequestHandler {
+  return (req, res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (!hasBody) {
+      next();
+      return;
+    }
+    if (req.is('application/json')) {
+      parseJson(req, res, next);
+      return;
+    }
+    if (acceptsForm && req.is('application/x-www-form-urlencoded')) {
+      parseForm(req, res, next);
+      return;
+    }
+    const types = acceptsForm ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
+    next(new DomainError('unsupported_media_type', `send the body as ${types}`));
+  };
+}
+
+export const jsonBody = bodyParser();
+export const formBody = express.urlencoded({ limit: maxBodyBytes, extended: false });

@@ -1,25 +1,38 @@
 import { DomainError, invalidRequest } from '@svc/domain';
-import type { Express } from 'express';
+import type { Logger } from '@svc/server-kit';
+import type { Express, Request, Response } from 'express';
 import type { CoreClient } from '../core-client.ts';
 import type { Endpoint } from './endpoint.ts';
+import { toDomainError } from './errors.ts';
+import { bodyParser } from './json-body.ts';
 
-export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoint[]): void {
+/** The client IP as core's rate limits see it (the gateway trusts a proxy on loopback only). */
+export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+async function run(ep: Endpoint, core: CoreClient, req: Request, res: Response): Promise<void> {
+  const authorization = req.headers.authorization;
+  if (ep.auth && !authorization) throw new DomainError('unauthorized', 'send Authorization: Bearer <token>');
+  const rawBody = req.body === undefined && ep.bodyOptional ? {} : req.body;
+  const body = ep.body ? ep.body.safeParse(rawBody) : undefined;
+  if (body && !body.success) throw invalidRequest(body.error, 'body', ep.fieldCodes);
+  const params = ep.params ? ep.params.safeParse(req.params) : undefined;
+  if (params && !params.success) throw invalidRequest(params.error, 'path');
+  const result = await ep.handle({ body: body?.data, params: params?.data ?? {}, req, core, caller: { context: { authorization } } });
+  if (ep.status === 204) res.status(204).end();
+  else res.status(ep.status).json(result);
+}
+
+export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoint[], log: Logger): void {
   for (const ep of endpoints) {
-    app[ep.method](ep.path, async (req, res) => {
-      const authorization = req.headers.authorization;
-      if (ep.auth && !authorization) throw new DomainError('unauthorized', 'send Authorization: Bearer <token>');
-      const body = ep.body ? ep.body.safeParse(req.body) : undefined;
-      if (body && !body.success) throw invalidRequest(body.error, 'body', ep.fieldCodes);
-      const params = ep.params ? ep.params.safeParse(req.params) : undefined;
-      if (params && !params.success) throw invalidRequest(params.error, 'path');
-      const result = await ep.handle({
-        body: body?.data,
-        params: params?.data ?? {},
-        req,
-        core,
-        caller: { context: { authorization } },
-      });
-      res.status(ep.status).json(result);
+    app[ep.method](ep.path, bodyParser(ep.acceptsForm), async (req, res) => {
+      for (const [name, value] of Object.entries(ep.responseHeaders ?? {})) res.setHeader(name, value);
+      try {
+        await run(ep, core, req, res);
+      } catch (thrown) {
+        const error = toDomainError(thrown, log);
+        if (!ep.oauthErrors?.includes(error.code)) throw error;
+        res.status(400).json({ error: error.code, error_description: error.message, ...error.details });
+      }
     });
   }
 }

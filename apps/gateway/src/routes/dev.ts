@@ -1,30 +1,32 @@
 import { Router } from 'express';
 import type { CoreClient } from '../core-client.ts';
+import { html, page } from './console/html.ts';
 
 const noCaller = { context: { authorization: undefined } };
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const refresh = html`<p class="muted">Newest first; reload to see new ones.</p>`;
 
-/** Local mode's dev outbox: what the `dev` sender "sent", as JSON and as a page. */
+/** Local mode only: what the dev sender and the dev mailbox kept instead of sending, as JSON and as pages. */
 export function devRoutes(core: CoreClient): Router {
   const routes = Router();
+
   routes.get('/outbox.json', async (_req, res) => {
     res.json(await core.dev.outbox.query(undefined, noCaller));
   });
   routes.get('/outbox', async (_req, res) => {
     const { messages } = await core.dev.outbox.query(undefined, noCaller);
-    const rows = messages
-      .map(
-        (m) =>
-          `<tr><td><time>${escape(m.created_at)}</time></td><td>${escape(m.to)}</td><td>${escape(m.body)}</td><td><code>${escape(m.verification_id)}</code></td></tr>`,
-      )
-      .join('');
-    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev outbox · svc</title>
-<meta http-equiv="refresh" content="5">
-<style>body{font:15px system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;width:100%}td,th{padding:.4rem .6rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}code{font-size:13px}</style></head>
-<body><h1>Dev outbox</h1><p>Messages the <code>dev</code> sender would have delivered, newest first. Refreshes every 5 seconds.</p>
-<table><thead><tr><th>Sent</th><th>To</th><th>Message</th><th>Verification</th></tr></thead><tbody>${rows || '<tr><td colspan="4">No messages yet.</td></tr>'}</tbody></table></body></html>`);
+    const rows = messages.map((m) => html`<tr><td><time>${m.created_at}</time></td><td>${m.to}</td><td>${m.body}</td><td><code>${m.verification_id}</code></td></tr>`);
+    res.type('html').send(page('Dev outbox', html`<h1>Dev outbox</h1><p>Messages the <code>dev</code> sender would have delivered.</p>${refresh}
+<table><thead><tr><th>Sent</th><th>To</th><th>Message</th><th>Verification</th></tr></thead><tbody>${rows.length ? rows : html`<tr><td colspan="4">No messages yet.</td></tr>`}</tbody></table>`));
+  });
+
+  routes.get('/mailbox.json', async (_req, res) => {
+    res.json(await core.dev.mailbox.query(undefined, noCaller));
+  });
+  routes.get('/mailbox', async (_req, res) => {
+    const { messages } = await core.dev.mailbox.query(undefined, noCaller);
+    const mails = messages.map((m) => html`<article><h2>${m.subject}</h2><p class="muted">To ${m.to}, <time>${m.created_at}</time></p><pre style="white-space:pre-wrap">${m.text}</pre></article><hr>`);
+    res.type('html').send(page('Dev mailbox', html`<h1>Dev mailbox</h1><p>Mails kept instead of sent (no <code>SMTP_URL</code>). Links in them work.</p>${refresh}${mails.length ? mails : html`<p>No mail yet.</p>`}`));
   });
   return routes;
 }

@@ -168,3 +168,78 @@ export const hourlySends = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.hour] })],
 );
+
+export const deviceAuthorizations = sqliteTable('device_authorizations', {
+  id: text('id').primaryKey(),
+  /** SHA-256 of the device code (256 random bits); the code itself is never stored. */
+  deviceCodeHash: text('device_code_hash').notNull().unique(),
+  /** The 8 letters, without the dash. */
+  userCode: text('user_code').notNull().unique(),
+  status: text('status', { enum: ['pending', 'approved', 'denied', 'spent'] }).notNull(),
+  intervalSeconds: integer('interval_seconds').notNull(),
+  lastPolledAt: text('last_polled_at'),
+  expiresAt: text('expires_at').notNull(),
+  clientName: text('client_name').notNull(),
+  clientHostname: text('client_hostname'),
+  clientIp: text('client_ip'),
+  clientUserAgent: text('client_user_agent'),
+  email: text('email'),
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  tokenId: text('token_id'),
+  decidedAt: text('decided_at'),
+  createdAt: text('created_at').notNull(),
+});
+
+export const sessions = sqliteTable('sessions', {
+  id: text('id').primaryKey(),
+  /** SHA-256 of the cookie value. */
+  tokenHash: text('token_hash').notNull().unique(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The CSRF token of the session's forms. */
+  csrfToken: text('csrf_token').notNull(),
+  expiresAt: text('expires_at').notNull(),
+  createdAt: text('created_at').notNull(),
+});
+
+/** Magic sign-in links: only a human's POST redeems one, once. */
+export const loginLinks = sqliteTable('login_links', {
+  id: text('id').primaryKey(),
+  tokenHash: text('token_hash').notNull().unique(),
+  email: text('email').notNull(),
+  /** Where the browser lands once signed in (a path of ours). */
+  next: text('next').notNull(),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+  createdAt: text('created_at').notNull(),
+});
+
+/** Mails to send, written in the same transaction as what they announce. */
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    id: text('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    /** Text and HTML bodies, encrypted: they carry sign-in links. Cleared once sent. */
+    bodySealed: text('body_sealed'),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    createdAt: text('created_at').notNull(),
+    sentAt: text('sent_at'),
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/** Local mode's dev mailbox: mails kept instead of sent when no SMTP_URL is set. */
+export const devMails = sqliteTable('dev_mails', {
+  id: text('id').primaryKey(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  html: text('html').notNull(),
+  createdAt: text('created_at').notNull(),
+});

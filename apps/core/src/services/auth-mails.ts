@@ -1,0 +1,50 @@
+import type { MailContent } from './mail.ts';
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function layout(title: string, paragraphs: string[], link: string, button: string): string {
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111;max-width:520px">
+<h1 style="font-size:20px">${escape(title)}</h1>
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+<p><a href="${escape(link)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:6px;text-decoration:none">${escape(button)}</a></p>
+<p style="color:#555;font-size:13px">Or open this link: ${escape(link)}<br>If you did not ask for this, ignore this mail: nothing happens until you click.</p>
+</body></html>`;
+}
+
+/** The mail of `svc login --email`: the user code to compare, and the link to the approval page. */
+export function deviceLoginMail(to: string, userCode: string, link: string, clientName: string, hostname: string | null): MailContent {
+  const where = hostname ? `${clientName} on ${hostname}` : clientName;
+  return {
+    to,
+    subject: `Sign in to svc: code ${userCode}`,
+    text: [
+      `${where} asks to sign in to svc as ${to}.`,
+      '',
+      `Code: ${userCode}`,
+      'Check that it matches the code in your terminal, then open this link to approve:',
+      link,
+      '',
+      'The link works for 15 minutes. If you did not ask for this, ignore this mail: nothing happens until you click.',
+    ].join('\n'),
+    html: layout(
+      'Sign in to svc',
+      [
+        `${escape(where)} asks to sign in to svc as <b>${escape(to)}</b>.`,
+        `Code: <b style="font-family:monospace;font-size:18px">${escape(userCode)}</b><br>Check that it matches the code in your terminal.`,
+      ],
+      link,
+      'Review and approve',
+    ),
+  };
+}
+
+/** The console's magic sign-in link. */
+export function consoleLoginMail(to: string, link: string): MailContent {
+  return {
+    to,
+    subject: 'Your svc sign-in link',
+    text: [`Open this link to sign in to the svc console as ${to}:`, link, '', 'The link works for 15 minutes, once.'].join('\n'),
+    html: layout('Sign in to svc', [`Sign in to the svc console as <b>${escape(to)}</b>.`], link, 'Sign in'),
+  };
+}

@@ -1,0 +1,72 @@
+import type { Logger } from '@svc/server-kit';
+import nodemailer from 'nodemailer';
+import type { CoreConfig } from '../config.ts';
+import type { MailRecord, NewMail } from '../store/auth-store.ts';
+import type { Store } from '../store/store.ts';
+import type { Clock } from './clock.ts';
+import { newId } from './ids.ts';
+import { createOutboxLoop, DeliveryError } from './outbox-loop.ts';
+import type { Keyring } from './secrets.ts';
+
+export interface MailContent {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * Mail through the mail outbox: SMTP (nodemailer, SMTP_URL) when configured, else local mode's dev mailbox.
+ * Bodies carry sign-in links, so they are sealed at rest and cleared once sent.
+ */
+export function createMailer(store: Store, keyring: Keyring, config: CoreConfig, clock: Clock, log: Logger) {
+  const transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : undefined;
+  const now = () => clock().toISOString();
+
+  async function send(mail: MailRecord): Promise<void> {
+    if (!mail.bodySealed) throw new DeliveryError('the mail body is gone', false);
+    const { text, html } = JSON.parse(keyring.decrypt(mail.bodySealed)) as { text: string; html: string };
+    if (transport) {
+      try {
+        await transport.sendMail({ from: config.mail.from, to: mail.to, subject: mail.subject, text, html });
+      } catch (error) {
+        const responseCode = (error as { responseCode?: number }).responseCode ?? 0;
+        throw new DeliveryError(`SMTP: ${(error as Error).message}`, responseCode < 500);
+      }
+    } else if (config.localMode) {
+      await store.devMails.add({ id: newId('mail'), to: mail.to, subject: mail.subject, text, html, createdAt: now() });
+    } else {
+      throw new DeliveryError('no SMTP_URL is configured', false);
+    }
+    await store.mails.markSent(mail.id, now());
+    log.info({ mail: mail.id, subject: mail.subject }, 'mail sent');
+  }
+
+  const loop = createOutboxLoop<MailRecord>(
+    {
+      due: (at, limit) => store.mails.due(at, limit),
+      deliver: send,
+      retry: (mail, next, reason) => store.mails.markRetry(mail.id, next, reason),
+      fail: (mail, reason) => store.mails.markFailed(mail.id, reason),
+    },
+    { name: 'mails', ...config.delivery, clock, log },
+  );
+
+  return {
+    /** Whether a mail can be delivered at all. */
+    available: Boolean(transport) || config.localMode,
+    /** A mail ready for the outbox, to insert in the same transaction as what it announces. */
+    compose(content: MailContent): NewMail {
+      return {
+        id: newId('mail'),
+        to: content.to,
+        subject: content.subject,
+        bodySealed: keyring.encrypt(JSON.stringify({ text: content.text, html: content.html })),
+        createdAt: now(),
+      };
+    },
+    loop,
+  };
+}
+
+export type Mailer = ReturnType<typeof createMailer>;

@@ -1,0 +1,97 @@
+export interface DeviceAuthorizationRecord {
+  id: string;
+  deviceCodeHash: string;
+  userCode: string;
+  status: 'pending' | 'approved' | 'denied' | 'spent';
+  intervalSeconds: number;
+  lastPolledAt: string | null;
+  expiresAt: string;
+  clientName: string;
+  clientHostname: string | null;
+  clientIp: string | null;
+  clientUserAgent: string | null;
+  email: string | null;
+  userId: string | null;
+  tokenId: string | null;
+  decidedAt: string | null;
+  createdAt: string;
+}
+
+export interface SessionRecord {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  csrfToken: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface LoginLinkRecord {
+  id: string;
+  tokenHash: string;
+  email: string;
+  next: string;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
+export interface MailRecord {
+  id: string;
+  to: string;
+  subject: string;
+  bodySealed: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  nextAttemptAt: string;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+export type NewMail = Pick<MailRecord, 'id' | 'to' | 'subject' | 'bodySealed' | 'createdAt'>;
+
+export interface DevMail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  createdAt: string;
+}
+
+export interface AuthStore {
+  deviceAuthorizations: {
+    /** Inserts the authorization, and its sign-in mail and link when there is one, in one transaction. */
+    create(record: DeviceAuthorizationRecord, mail?: { link: LoginLinkRecord; mail: NewMail }): Promise<void>;
+    findByDeviceCodeHash(hash: string): Promise<DeviceAuthorizationRecord | undefined>;
+    findByUserCode(userCode: string): Promise<DeviceAuthorizationRecord | undefined>;
+    update(id: string, changes: Partial<DeviceAuthorizationRecord>): Promise<void>;
+    /** Records the decision of a pending authorization; false when it was no longer pending. */
+    decide(id: string, status: 'approved' | 'denied', userId: string, at: string): Promise<boolean>;
+    /** Marks an approved authorization spent with the token it produced; false when it was not approved. */
+    spend(id: string, tokenId: string): Promise<boolean>;
+  };
+  sessions: {
+    create(session: SessionRecord): Promise<void>;
+    findByTokenHash(hash: string, now: string): Promise<SessionRecord | undefined>;
+    delete(tokenHash: string): Promise<void>;
+  };
+  loginLinks: {
+    /** Inserts the link and its mail in one transaction. */
+    create(link: LoginLinkRecord, mail: NewMail): Promise<void>;
+    findByTokenHash(hash: string): Promise<LoginLinkRecord | undefined>;
+    /** Marks an unused link used; false when it was used already. */
+    use(id: string, at: string): Promise<boolean>;
+  };
+  mails: {
+    due(now: string, limit: number): Promise<MailRecord[]>;
+    markSent(id: string, at: string): Promise<void>;
+    markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;
+    markFailed(id: string, error: string): Promise<void>;
+  };
+  devMails: {
+    add(mail: DevMail): Promise<void>;
+    list(limit: number): Promise<DevMail[]>;
+  };
+}
