@@ -2,3 +2,5 @@ export * from './http.ts';
 export * from './platform.ts';
 export * from './ports.ts';
 export * from './fake-provider.ts';
+export * from './browser-session.ts';
+export * from './smtp.ts';

@@ -23,6 +23,7 @@ export interface PlatformOptions {
   otp?: Partial<CoreConfig['otp']>;
   providers?: Partial<CoreConfig['providers']>;
   delivery?: Partial<CoreConfig['delivery']>;
+  mail?: Partial<CoreConfig['mail']>;
   /** Reuse a data dir and key, e.g. to restart on the same database. */
   dataDir?: string;
   secretKey?: Buffer;
@@ -48,6 +49,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     otp: { ...defaultConfig.otp, ...options.otp },
     providers: { ...defaultConfig.providers, ...options.providers },
     delivery: { ...defaultConfig.delivery, pollMs: 100, backoffBaseMs: 20, ...options.delivery },
+    mail: { ...defaultConfig.mail, ...options.mail },
   };
   const core = await startCore({ dataDir, port: 0, secretKey, config, clock: options.clock, log: createLogger('core', quiet) });
   const gateway = await startGateway({
