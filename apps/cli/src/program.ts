@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { registerLogin } from './commands/login.ts';
 import { registerSender } from './commands/sender.ts';
 import { registerWhoami } from './commands/whoami.ts';
 import { registerWorkspaces } from './commands/workspaces.ts';
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.startsWith('error:') ? `svc: ${text}` : text) });
+  registerLogin(program);
   registerWhoami(program);
   registerWorkspaces(program);
   registerSender(program);

@@ -1,0 +1,52 @@
+import { createUserWithToken, linkIn, type SmtpCapture, startPlatform, startSmtpCapture, tempDir, type TestPlatform } from '@svc/testkit';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runSvc } from './run-svc.ts';
+import { spawnSvc } from './spawn-svc.ts';
+
+let platform: TestPlatform;
+let smtp: SmtpCapture;
+let browser: Browser;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  platform = await startPlatform({ mail: { smtpUrl: smtp.url } });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await platform.stop();
+  await smtp.close();
+});
+
+it('svc login --email: the mailed link, opened in Chromium, signs in and approves; the CLI ends signed in', async () => {
+  // Ada exists and owns a workspace; she signs in from a headless machine with her email.
+  const { identity, workspaces } = platform.core.services;
+  await createUserWithToken(platform, 'ada@example.com');
+  const ada = await identity.findOrCreateUser('ada@example.com');
+  await workspaces.create(ada.id, { slug: 'acme', name: 'Acme' });
+
+  const env = { SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: tempDir() };
+  const login = spawnSvc(['login', '--email', 'ada@example.com'], env);
+  const [, code] = await login.waitFor(/one-time code: ([A-Z]{4}-[A-Z]{4})/);
+  expect(login.output().stderr).toContain('We mailed a sign-in link to ada@example.com');
+
+  const mail = await smtp.mail(0);
+  expect(mail.text).toContain(code);
+  const page = await browser.newPage();
+  await page.goto(linkIn(mail));
+  await page.getByRole('button', { name: 'Continue as ada@example.com' }).click();
+  await page.waitForURL(/\/device\?user_code=/);
+  await expect.poll(() => page.locator('.code').textContent()).toBe(code);
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await page.getByText('You can return to your terminal').waitFor();
+
+  expect(await login.exited).toBe(0);
+  expect(login.output().stdout).toContain(`Signed in to ${platform.url} as ada@example.com`);
+  const list = await runSvc(['workspaces'], env);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toMatch(/^acme\s+Acme\s+owner/m);
+}, 60_000);

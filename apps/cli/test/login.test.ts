@@ -1,0 +1,67 @@
+import { readFileSync, statSync } from 'node:fs';
+import { startPlatform, tempDir, type TestPlatform } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialsPath } from '../src/credentials.ts';
+import { runSvc } from './run-svc.ts';
+import { spawnSvc } from './spawn-svc.ts';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startPlatform();
+});
+afterAll(() => platform.stop());
+
+async function decide(userCode: string, decision: 'approved' | 'denied') {
+  const { identity, deviceAuth } = platform.core.services;
+  const user = await identity.findOrCreateUser('ada@example.com');
+  await deviceAuth.decide(userCode, user.id, decision, '127.0.0.1');
+}
+
+describe('svc login', () => {
+  it('prints the code and URL, waits for approval, and stores the token 0600', async () => {
+    const env = { SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: tempDir() };
+    const login = spawnSvc(['login'], env);
+    const [, code] = await login.waitFor(/one-time code: ([A-Z]{4}-[A-Z]{4})/);
+    expect(login.output().stderr).toContain(`${platform.url}/device?user_code=${code}`);
+    expect(login.output().stderr).not.toContain('Press Enter');
+    await decide(code!, 'approved');
+    expect(await login.exited).toBe(0);
+    expect(login.output().stdout).toContain(`Signed in to ${platform.url} as ada@example.com`);
+    const path = credentialsPath(env);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8')).hosts[platform.url].token).toMatch(/^svc_/);
+
+    const whoami = await runSvc(['whoami'], env);
+    expect(whoami.stdout).toContain(`from ${path}`);
+
+    const logout = await runSvc(['logout'], env);
+    expect(logout.code).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8')).hosts[platform.url]).toBeUndefined();
+    const { tokens } = await platform.core.services.identity
+      .findOrCreateUser('ada@example.com')
+      .then((u) => platform.core.services.identity.listTokens(u.id))
+      .then((list) => ({ tokens: list }));
+    expect(tokens.filter((t) => t.name.startsWith('svc CLI'))).toEqual([]);
+  }, 30_000);
+
+  it('says clearly when the sign-in is denied', async () => {
+    const login = spawnSvc(['login', '--no-browser'], { SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: tempDir() });
+    const [, code] = await login.waitFor(/one-time code: ([A-Z]{4}-[A-Z]{4})/);
+    await decide(code!, 'denied');
+    expect(await login.exited).toBe(1);
+    expect(login.output().stderr).toContain('svc: the sign-in was denied in the browser');
+  }, 30_000);
+});
+
+describe('svc login, when time runs out', () => {
+  it('says the code expired', async () => {
+    let offsetMs = 0;
+    const expiring = await startPlatform({ clock: () => new Date(Date.now() + offsetMs) });
+    const login = spawnSvc(['login'], { SVC_BASE_URL: expiring.url, XDG_CONFIG_HOME: tempDir() });
+    await login.waitFor(/one-time code/);
+    offsetMs = 901_000;
+    expect(await login.exited).toBe(1);
+    expect(login.output().stderr).toContain('the code expired before it was approved; run `svc login` again');
+    await expiring.stop();
+  }, 30_000);
+});
