@@ -1,0 +1,7 @@
+export * from './bundle.ts';
+export * from './knowledge.ts';
+export * from './manifest.ts';
+export { modelFamily } from './providers/family.ts';
+export * from './runtime.ts';
+export * from './tools.ts';
+export type * from './transcript.ts';
