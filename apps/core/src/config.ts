@@ -1,3 +1,5 @@
+import type { ProviderSettings } from '@svc/agent-runtime';
+
 /** Core's settings that shape behaviour (read from the environment by env.ts, or given by tests). */
 export interface CoreConfig {
   localMode: boolean;
@@ -16,6 +18,8 @@ export interface CoreConfig {
   delivery: { pollMs: number; maxAttempts: number; backoffBaseMs: number };
   /** `smtpUrl` unset: local mode keeps mails in the dev mailbox; elsewhere no mail can be sent. */
   mail: { smtpUrl: string | undefined; from: string };
+  /** Model providers of the agent runtime (base URLs and keys). */
+  models: ProviderSettings;
 }
 
 export const defaultConfig: CoreConfig = {
@@ -25,4 +29,5 @@ export const defaultConfig: CoreConfig = {
   providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com' },
   delivery: { pollMs: 1000, maxAttempts: 8, backoffBaseMs: 1000 },
   mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' },
+  models: {},
 };

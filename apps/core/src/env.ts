@@ -29,6 +29,10 @@ const schema = z.object({
     .url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' })
     .optional(),
   MAIL_FROM: z.string().min(3).default(defaultConfig.mail.from),
+  OPENAI_BASE_URL: httpUrl.optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: httpUrl.optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
 });
 
 export interface CoreEnv {
@@ -71,6 +75,10 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
       },
       providers: { whatsappGraphUrl: parsed.WHATSAPP_GRAPH_URL, twilioApiUrl: parsed.TWILIO_API_URL },
       mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM },
+      models: {
+        openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
+        anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
+      },
     },
   };
 }

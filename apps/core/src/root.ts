@@ -1,3 +1,4 @@
+import { agentsRouter, chatsRouter } from './routers/agents.ts';
 import { authRouter, healthRouter } from './routers/auth.ts';
 import { devRouter } from './routers/dev.ts';
 import { consoleAuthRouter, deviceAuthRouter } from './routers/device-auth.ts';
@@ -15,6 +16,8 @@ export const appRouter = router({
   tokens: tokensRouter,
   workspaces: workspacesRouter,
   verifications: verificationsRouter,
+  agents: agentsRouter,
+  chats: chatsRouter,
   senders: sendersRouter,
   providerWebhooks: providerWebhooksRouter,
   dev: devRouter,

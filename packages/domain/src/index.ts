@@ -1,3 +1,4 @@
+export * from './agents.ts';
 export * from './device-auth.ts';
 export * from './errors.ts';
 export * from './identity.ts';

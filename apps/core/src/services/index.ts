@@ -3,7 +3,9 @@ import { type CoreConfig, defaultConfig } from '../config.ts';
 import { createMessenger } from '../messaging/messenger.ts';
 import type { Store } from '../store/store.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { createChatService } from './chats.ts';
 import { createDeliveryLoop } from './delivery.ts';
+import { createDeploymentService } from './deployments.ts';
 import { createDeviceAuthService } from './device-auth.ts';
 import { createIdempotency } from './idempotency.ts';
 import { createIdentityService } from './identity.ts';
@@ -43,6 +45,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
   const mailer = createMailer(store, keyring, config, clock, log);
   const rateLimits = createRateLimits();
   const loginLinks = createLoginLinkService({ store, identity, sessions, mailer, rateLimits, config, clock });
+  const deployments = createDeploymentService(store, keyring, clock);
   return {
     store,
     clock,
@@ -51,6 +54,8 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     sessions,
     mailer,
     loginLinks,
+    deployments,
+    chats: createChatService(store, deployments, config.models, clock),
     deviceAuth: createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }),
     workspaces: createWorkspaceService(store, clock),
     senders,

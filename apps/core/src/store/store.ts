@@ -1,4 +1,5 @@
 import type { Role } from '@svc/domain';
+import type { AgentsStore } from './agents-store.ts';
 import type { AuthStore } from './auth-store.ts';
 import type { MessagingStore } from './messaging-store.ts';
 
@@ -34,7 +35,7 @@ export interface DeveloperToken {
  * Everything core persists. Services depend on this interface only; each method is atomic,
  * so a store backed by another database implements the same contract (see test/store-contract.ts).
  */
-export interface Store extends MessagingStore, AuthStore {
+export interface Store extends MessagingStore, AuthStore, AgentsStore {
   users: {
     create(user: User): Promise<User>;
     findById(id: string): Promise<User | undefined>;

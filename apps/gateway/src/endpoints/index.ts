@@ -1,4 +1,5 @@
 import type { Endpoint } from '../http/endpoint.ts';
+import { agentEndpoints } from './agents.ts';
 import { deviceAuthEndpoints } from './device-auth.ts';
 import { healthEndpoints } from './health.ts';
 import { senderEndpoints } from './senders.ts';
@@ -12,4 +13,5 @@ export const endpoints: Endpoint[] = [
   ...deviceAuthEndpoints,
   ...verificationEndpoints,
   ...senderEndpoints,
+  ...agentEndpoints,
 ];

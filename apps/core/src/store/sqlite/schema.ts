@@ -243,3 +243,88 @@ export const devMails = sqliteTable('dev_mails', {
   html: text('html').notNull(),
   createdAt: text('created_at').notNull(),
 });
+
+/** An immutable deployed version of a workspace's agents: the manifest files as pushed. */
+export const agentVersions = sqliteTable(
+  'agent_versions',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** v1, v2, ... per workspace. */
+    number: integer('number').notNull(),
+    contentHash: text('content_hash').notNull(),
+    /** The bundle's files as JSON `{path: content}`. */
+    files: text('files').notNull(),
+    gitCommit: text('git_commit'),
+    gitBranch: text('git_branch'),
+    authorId: text('author_id').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('agent_versions_hash_idx').on(t.workspaceId, t.contentHash)],
+);
+
+export const environments = sqliteTable(
+  'environments',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    versionId: text('version_id').references(() => agentVersions.id),
+    updatedAt: text('updated_at').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.name] })],
+);
+
+export const environmentSecrets = sqliteTable(
+  'environment_secrets',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    environment: text('environment').notNull(),
+    name: text('name').notNull(),
+    valueSealed: text('value_sealed').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.environment, t.name] })],
+);
+
+export const chats = sqliteTable(
+  'chats',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    agent: text('agent').notNull(),
+    environment: text('environment').notNull(),
+    versionId: text('version_id')
+      .notNull()
+      .references(() => agentVersions.id),
+    channel: text('channel').notNull(),
+    /** Made by an eval run: never in the inbox, never counted as a conversation. */
+    replay: integer('replay', { mode: 'boolean' }).notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('chats_inbox_idx').on(t.workspaceId, t.replay, t.createdAt)],
+);
+
+export const chatMessages = sqliteTable(
+  'chat_messages',
+  {
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['visitor', 'agent'] }).notNull(),
+    text: text('text').notNull(),
+    /** The agent turn's trace as JSON (tool calls, knowledge lookups, tokens), secrets redacted. */
+    trace: text('trace'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('chat_messages_chat_idx').on(t.chatId, t.createdAt)],
+);

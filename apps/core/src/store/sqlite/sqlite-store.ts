@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
+import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
 import { createSqliteMessaging } from './messaging.ts';
 import { developerTokens, memberships, users, workspaces } from './schema.ts';
@@ -39,6 +40,7 @@ export function createSqliteStore(file: string): Store {
   return {
     ...createSqliteMessaging(db),
     ...createSqliteAuth(db),
+    ...createSqliteAgents(db),
     users: {
       async create(user) {
         db.insert(users).values(user).run();

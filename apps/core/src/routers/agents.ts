@@ -1,0 +1,41 @@
+import { createChatInput, environmentName, publishInput, pushInput, secretName, sendMessageInput } from '@svc/domain';
+import { z } from 'zod';
+import { requireRole, router, workspaceProcedure } from '../trpc.ts';
+
+const deployers = ['owner', 'developer'] as const;
+
+export const agentsRouter = router({
+  push: workspaceProcedure.input(pushInput).mutation(({ ctx, input }) => {
+    requireRole(ctx.membership.role, deployers);
+    const { workspace: _, ...push } = input;
+    return ctx.services.deployments.push(ctx.membership, ctx.principal.user.id, push);
+  }),
+
+  publish: workspaceProcedure.input(publishInput).mutation(({ ctx, input }) => {
+    requireRole(ctx.membership.role, deployers);
+    return ctx.services.deployments.publish(ctx.membership, input.from);
+  }),
+
+  environments: workspaceProcedure.query(({ ctx }) => ctx.services.deployments.environments(ctx.membership.id)),
+
+  setSecret: workspaceProcedure
+    .input(z.object({ environment: environmentName, name: secretName, value: z.string().min(1).max(10_000) }))
+    .mutation(async ({ ctx, input }) => {
+      requireRole(ctx.membership.role, deployers);
+      await ctx.services.deployments.setSecret(ctx.membership.id, input.environment, input.name, input.value);
+    }),
+
+  secrets: workspaceProcedure
+    .input(z.object({ environment: environmentName }))
+    .query(({ ctx, input }) => ctx.services.deployments.listSecrets(ctx.membership.id, input.environment)),
+});
+
+export const chatsRouter = router({
+  create: workspaceProcedure.input(createChatInput).mutation(({ ctx, input }) => ctx.services.chats.create(ctx.membership.id, input)),
+
+  send: workspaceProcedure
+    .input(sendMessageInput.extend({ chat_id: z.string().max(100) }))
+    .mutation(({ ctx, input }) => ctx.services.chats.send(ctx.membership.id, input.chat_id, input.text)),
+
+  inbox: workspaceProcedure.query(({ ctx }) => ctx.services.chats.inbox(ctx.membership.id)),
+});

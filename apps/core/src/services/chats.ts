@@ -1,0 +1,80 @@
+import { AgentRunner, parseBundle, type ProviderSettings } from '@svc/agent-runtime';
+import { DomainError } from '@svc/domain';
+import type { Chat } from '../store/agents-store.ts';
+import type { Store } from '../store/store.ts';
+import type { Clock } from './clock.ts';
+import type { DeploymentService } from './deployments.ts';
+import { newId } from './ids.ts';
+
+export interface NewChat {
+  agent: string;
+  environment: string;
+  channel: string;
+  /** Chats of eval replays: never in the inbox or any conversation count. */
+  replay?: boolean;
+}
+
+/** Chats with deployed agents: each message is a real agent turn, traced. */
+export function createChatService(store: Store, deployments: DeploymentService, providers: ProviderSettings, clock: Clock) {
+  // One runner per deployed version and agent: versions are immutable, so the cache never goes stale.
+  const runners = new Map<string, AgentRunner>();
+
+  async function runnerFor(chat: Chat): Promise<AgentRunner> {
+    const key = `${chat.versionId}:${chat.agent}`;
+    const cached = runners.get(key);
+    if (cached) return cached;
+    const version = await store.versions.get(chat.workspaceId, chat.versionId);
+    const agent = version && parseBundle(version.files).agents.find((a) => a.slug === chat.agent);
+    if (!agent) throw new DomainError('agent_not_found', `agent "${chat.agent}" is not in this version`);
+    const runner = new AgentRunner(agent, providers);
+    runners.set(key, runner);
+    return runner;
+  }
+
+  return {
+    async create(workspaceId: string, input: NewChat) {
+      const environment = await store.environments.get(workspaceId, input.environment);
+      if (!environment?.version) throw new DomainError('environment_not_found', `nothing is deployed to "${input.environment}"`);
+      if (!Object.hasOwn(environment.version.files, `agents/${input.agent}/agent.yaml`)) {
+        throw new DomainError('agent_not_found', `no agent "${input.agent}" in ${input.environment} (version v${environment.version.number})`);
+      }
+      const chat: Chat = {
+        id: newId('chat'),
+        workspaceId,
+        agent: input.agent,
+        environment: input.environment,
+        versionId: environment.version.id,
+        channel: input.channel,
+        replay: input.replay ?? false,
+        createdAt: clock().toISOString(),
+      };
+      await store.chats.create(chat);
+      return { chat_id: chat.id, agent: chat.agent, environment: chat.environment, version: chat.versionId, channel: chat.channel, created_at: chat.createdAt };
+    },
+
+    /** The visitor says something; the agent answers. Both messages are kept, the agent's with its trace. */
+    async send(workspaceId: string, chatId: string, text: string) {
+      const chat = await store.chats.get(workspaceId, chatId);
+      if (!chat) throw new DomainError('chat_not_found', `no chat ${chatId} in this workspace`);
+      const runner = await runnerFor(chat);
+      const history = (await store.chats.messages(chat.id)).map((m) => ({ role: m.role, text: m.text }));
+      const secrets = await deployments.secretValues(workspaceId, chat.environment);
+      const visitorAt = clock().toISOString();
+      const { reply, trace } = await runner.reply(history, text, secrets);
+      const visitor = { id: newId('msg'), chatId: chat.id, role: 'visitor' as const, text, trace: null, createdAt: visitorAt };
+      const agent = { id: newId('msg'), chatId: chat.id, role: 'agent' as const, text: reply, trace, createdAt: clock().toISOString() };
+      await store.chats.addMessages([visitor, agent]);
+      return { message_id: agent.id, reply, visitor_message_id: visitor.id };
+    },
+
+    async inbox(workspaceId: string) {
+      const chats = await store.chats.inbox(workspaceId, 100);
+      return {
+        conversations: await store.chats.countConversations(workspaceId),
+        chats: chats.map((c) => ({ chat_id: c.id, agent: c.agent, environment: c.environment, version: c.versionId, channel: c.channel, created_at: c.createdAt })),
+      };
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;

@@ -1,0 +1,105 @@
+import { contentHash, isBundleFile, ManifestError, parseBundle } from '@svc/agent-runtime';
+import { DomainError, type PushInput, type VersionView } from '@svc/domain';
+import type { AgentVersion } from '../store/agents-store.ts';
+import type { Membership, Store } from '../store/store.ts';
+import type { Clock } from './clock.ts';
+import { newId } from './ids.ts';
+import type { Keyring } from './secrets.ts';
+
+export const liveEnvironment = 'live';
+
+/** Agent slugs of a version, from its file paths. */
+const agentsOf = (files: Record<string, string>) =>
+  Object.keys(files)
+    .flatMap((path) => /^agents\/([^/]+)\/agent\.yaml$/.exec(path)?.[1] ?? [])
+    .sort();
+
+/** Deployed versions, environments and their secrets. */
+export function createDeploymentService(store: Store, keyring: Keyring, clock: Clock) {
+  async function view(version: AgentVersion): Promise<VersionView> {
+    const author = await store.users.findById(version.authorId);
+    return {
+      id: version.id,
+      number: version.number,
+      content_hash: version.contentHash,
+      git_commit: version.gitCommit,
+      git_branch: version.gitBranch,
+      author: author?.email ?? 'unknown',
+      created_at: version.createdAt,
+      agents: agentsOf(version.files),
+    };
+  }
+
+  return {
+    view,
+
+    /**
+     * `svc push`: validates the manifest files and deploys them to an environment. Versions are immutable:
+     * the same content deploys the version it already is.
+     */
+    async push(workspace: Membership, authorId: string, input: PushInput) {
+      const files = Object.fromEntries(Object.entries(input.files).filter(([path]) => isBundleFile(path)));
+      let bundle;
+      try {
+        bundle = parseBundle(files);
+      } catch (error) {
+        if (!(error instanceof ManifestError)) throw error;
+        throw new DomainError('invalid_manifest', error.message, { details: { issues: error.issues } });
+      }
+      if (bundle.workspace.workspace !== workspace.slug) {
+        throw new DomainError('workspace_mismatch', `svc.yaml names workspace "${bundle.workspace.workspace}", but this push is to "${workspace.slug}"`);
+      }
+      const hash = contentHash(files);
+      const existing = await store.versions.findByHash(workspace.id, hash);
+      const at = clock().toISOString();
+      const version =
+        existing ??
+        (await store.versions.create({
+          id: newId('ver'),
+          workspaceId: workspace.id,
+          contentHash: hash,
+          files,
+          gitCommit: input.git?.commit ?? null,
+          gitBranch: input.git?.branch ?? null,
+          authorId,
+          createdAt: at,
+        }));
+      await store.environments.deploy(workspace.id, input.environment, version.id, at);
+      return { environment: input.environment, version: await view(version), created: !existing };
+    },
+
+    /** Promotes the version of an environment to live. */
+    async publish(workspace: Membership, from: string) {
+      const source = await store.environments.get(workspace.id, from);
+      if (!source?.version) throw new DomainError('environment_not_found', `no environment "${from}" with a deployed version`);
+      await store.environments.deploy(workspace.id, liveEnvironment, source.version.id, clock().toISOString());
+      return { environment: liveEnvironment, version: await view(source.version), created: false };
+    },
+
+    async environments(workspaceId: string) {
+      const list = await store.environments.list(workspaceId);
+      return {
+        environments: await Promise.all(
+          list.map(async (env) => ({ name: env.name, version: env.version ? await view(env.version) : null, updated_at: env.updatedAt })),
+        ),
+      };
+    },
+
+    async setSecret(workspaceId: string, environment: string, name: string, value: string): Promise<void> {
+      await store.secrets.put(workspaceId, environment, name, keyring.encrypt(value), clock().toISOString());
+    },
+
+    async listSecrets(workspaceId: string, environment: string) {
+      const secrets = await store.secrets.list(workspaceId, environment);
+      return { secrets: secrets.map((s) => ({ name: s.name, updated_at: s.updatedAt })) };
+    },
+
+    /** The environment's secrets in the clear, for tool calls only. */
+    async secretValues(workspaceId: string, environment: string): Promise<Record<string, string>> {
+      const sealed = await store.secrets.sealed(workspaceId, environment);
+      return Object.fromEntries(sealed.map((s) => [s.name, keyring.decrypt(s.valueSealed)]));
+    },
+  };
+}
+
+export type DeploymentService = ReturnType<typeof createDeploymentService>;

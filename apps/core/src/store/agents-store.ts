@@ -1,0 +1,66 @@
+export interface AgentVersion {
+  id: string;
+  workspaceId: string;
+  number: number;
+  contentHash: string;
+  files: Record<string, string>;
+  gitCommit: string | null;
+  gitBranch: string | null;
+  authorId: string;
+  createdAt: string;
+}
+
+export interface Environment {
+  name: string;
+  version: AgentVersion | null;
+  updatedAt: string;
+}
+
+export interface Chat {
+  id: string;
+  workspaceId: string;
+  agent: string;
+  environment: string;
+  versionId: string;
+  channel: string;
+  replay: boolean;
+  createdAt: string;
+}
+
+export interface ChatMessage {
+  id: string;
+  chatId: string;
+  role: 'visitor' | 'agent';
+  text: string;
+  trace: unknown;
+  createdAt: string;
+}
+
+export interface AgentsStore {
+  versions: {
+    findByHash(workspaceId: string, contentHash: string): Promise<AgentVersion | undefined>;
+    get(workspaceId: string, id: string): Promise<AgentVersion | undefined>;
+    /** Inserts a version numbered after the workspace's last one; returns it. */
+    create(version: Omit<AgentVersion, 'number'>): Promise<AgentVersion>;
+  };
+  environments: {
+    list(workspaceId: string): Promise<Environment[]>;
+    get(workspaceId: string, name: string): Promise<Environment | undefined>;
+    /** Points the environment (created if new) at a version. */
+    deploy(workspaceId: string, name: string, versionId: string, at: string): Promise<void>;
+  };
+  secrets: {
+    put(workspaceId: string, environment: string, name: string, valueSealed: string, at: string): Promise<void>;
+    list(workspaceId: string, environment: string): Promise<{ name: string; updatedAt: string }[]>;
+    sealed(workspaceId: string, environment: string): Promise<{ name: string; valueSealed: string }[]>;
+  };
+  chats: {
+    create(chat: Chat): Promise<void>;
+    get(workspaceId: string, id: string): Promise<Chat | undefined>;
+    /** The inbox: chats that are not replays, newest first. */
+    inbox(workspaceId: string, limit: number): Promise<Chat[]>;
+    countConversations(workspaceId: string, environment?: string): Promise<number>;
+    addMessages(messages: ChatMessage[]): Promise<void>;
+    messages(chatId: string): Promise<ChatMessage[]>;
+  };
+}

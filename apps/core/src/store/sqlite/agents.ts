@@ -1,0 +1,122 @@
+import { and, asc, count, desc, eq, max, sql } from 'drizzle-orm';
+import type { AgentsStore, AgentVersion } from '../agents-store.ts';
+import type { SqliteDb } from './database.ts';
+import { agentVersions, chatMessages, chats, environmentSecrets, environments } from './schema.ts';
+
+type VersionRow = typeof agentVersions.$inferSelect;
+const toVersion = (row: VersionRow): AgentVersion => ({ ...row, files: JSON.parse(row.files) as Record<string, string> });
+
+export function createSqliteAgents(db: SqliteDb): AgentsStore {
+  const versionById = (id: string) => db.select().from(agentVersions).where(eq(agentVersions.id, id)).get();
+
+  return {
+    versions: {
+      async findByHash(workspaceId, contentHash) {
+        const row = db
+          .select()
+          .from(agentVersions)
+          .where(and(eq(agentVersions.workspaceId, workspaceId), eq(agentVersions.contentHash, contentHash)))
+          .get();
+        return row && toVersion(row);
+      },
+      async get(workspaceId, id) {
+        const row = versionById(id);
+        return row && row.workspaceId === workspaceId ? toVersion(row) : undefined;
+      },
+      async create(version) {
+        return db.transaction((tx) => {
+          const last = tx.select({ n: max(agentVersions.number) }).from(agentVersions).where(eq(agentVersions.workspaceId, version.workspaceId)).get();
+          const row = { ...version, number: (last?.n ?? 0) + 1, files: JSON.stringify(version.files) };
+          tx.insert(agentVersions).values(row).run();
+          return toVersion(row);
+        });
+      },
+    },
+    environments: {
+      async list(workspaceId) {
+        const rows = db.select().from(environments).where(eq(environments.workspaceId, workspaceId)).orderBy(asc(environments.name)).all();
+        return rows.map((row) => {
+          const version = row.versionId ? versionById(row.versionId) : undefined;
+          return { name: row.name, version: version ? toVersion(version) : null, updatedAt: row.updatedAt };
+        });
+      },
+      async get(workspaceId, name) {
+        const row = db.select().from(environments).where(and(eq(environments.workspaceId, workspaceId), eq(environments.name, name))).get();
+        if (!row) return undefined;
+        const version = row.versionId ? versionById(row.versionId) : undefined;
+        return { name: row.name, version: version ? toVersion(version) : null, updatedAt: row.updatedAt };
+      },
+      async deploy(workspaceId, name, versionId, at) {
+        db.insert(environments)
+          .values({ workspaceId, name, versionId, updatedAt: at, createdAt: at })
+          .onConflictDoUpdate({ target: [environments.workspaceId, environments.name], set: { versionId, updatedAt: at } })
+          .run();
+      },
+    },
+    secrets: {
+      async put(workspaceId, environment, name, valueSealed, at) {
+        db.insert(environmentSecrets)
+          .values({ workspaceId, environment, name, valueSealed, updatedAt: at })
+          .onConflictDoUpdate({
+            target: [environmentSecrets.workspaceId, environmentSecrets.environment, environmentSecrets.name],
+            set: { valueSealed, updatedAt: at },
+          })
+          .run();
+      },
+      async list(workspaceId, environment) {
+        return db
+          .select({ name: environmentSecrets.name, updatedAt: environmentSecrets.updatedAt })
+          .from(environmentSecrets)
+          .where(and(eq(environmentSecrets.workspaceId, workspaceId), eq(environmentSecrets.environment, environment)))
+          .orderBy(asc(environmentSecrets.name))
+          .all();
+      },
+      async sealed(workspaceId, environment) {
+        return db
+          .select({ name: environmentSecrets.name, valueSealed: environmentSecrets.valueSealed })
+          .from(environmentSecrets)
+          .where(and(eq(environmentSecrets.workspaceId, workspaceId), eq(environmentSecrets.environment, environment)))
+          .all();
+      },
+    },
+    chats: {
+      async create(chat) {
+        db.insert(chats).values(chat).run();
+      },
+      async get(workspaceId, id) {
+        return db.select().from(chats).where(and(eq(chats.id, id), eq(chats.workspaceId, workspaceId))).get();
+      },
+      async inbox(workspaceId, limit) {
+        return db
+          .select()
+          .from(chats)
+          .where(and(eq(chats.workspaceId, workspaceId), eq(chats.replay, false)))
+          .orderBy(desc(chats.createdAt), desc(chats.id))
+          .limit(limit)
+          .all();
+      },
+      async countConversations(workspaceId, environment) {
+        const row = db
+          .select({ n: count() })
+          .from(chats)
+          .where(and(eq(chats.workspaceId, workspaceId), eq(chats.replay, false), environment ? eq(chats.environment, environment) : undefined))
+          .get();
+        return row?.n ?? 0;
+      },
+      async addMessages(messages) {
+        db.transaction((tx) => {
+          for (const m of messages) tx.insert(chatMessages).values({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) }).run();
+        });
+      },
+      async messages(chatId) {
+        return db
+          .select()
+          .from(chatMessages)
+          .where(eq(chatMessages.chatId, chatId))
+          .orderBy(sql`rowid`)
+          .all()
+          .map((m) => ({ ...m, trace: m.trace ? (JSON.parse(m.trace) as unknown) : null }));
+      },
+    },
+  };
+}

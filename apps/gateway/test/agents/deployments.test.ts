@@ -1,0 +1,136 @@
+import { createUserWithToken, type FakeProvider, request, startFakeProvider, startPlatform, type TestPlatform } from '@svc/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+let platform: TestPlatform;
+let backend: FakeProvider;
+let token: string;
+const api = (path: string, init: Parameters<typeof request>[1] = {}) => request(`${platform.url}${path}`, { token, ...init });
+
+/** A workspace's repository: a scripted support agent whose tool calls the customer's backend with a secret. */
+const files = (reply = 'Order {{match.1}} is {{tool.status}}.') => ({
+  'svc.yaml': 'workspace: acme\n',
+  'agents/support/agent.yaml': `name: Support
+model: scripted
+tools:
+  - name: order_status
+    description: Order status
+    url: "${backend.url}/orders/{{args.id}}"
+    headers: { X-Api-Key: "{{secrets.SHOP_KEY}}" }
+scripted:
+  rules:
+    - when: "order ([\\\\w-]+)"
+      tool: order_status
+      args: { id: "{{match.1}}" }
+      reply: "${reply}"
+  fallback: Hello from support.
+`,
+  'agents/support/instructions.md': 'Help with orders.',
+});
+
+beforeEach(async () => {
+  backend = await startFakeProvider((req) => ({ status: 200, body: { status: 'shipped', key_seen: req.headers['x-api-key'] } }));
+  platform = await startPlatform();
+  token = await createUserWithToken(platform, 'ada@example.com');
+  await api('/cli/workspaces', { json: { slug: 'acme' } });
+});
+afterEach(async () => {
+  await platform.stop();
+  await backend.close();
+});
+
+const push = (environment: string, body = files(), git = { commit: 'abc1234', branch: 'feat/x' }) =>
+  api('/api/developer/v1/acme/deployments', { json: { environment, files: body, git } });
+
+describe('push and publish', () => {
+  it('creates immutable versions, reuses one for the same content, and publishes to live', async () => {
+    const first = await push('feat-x');
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      environment: 'feat-x',
+      created: true,
+      version: { number: 1, content_hash: expect.stringMatching(/^sha256:/), git_commit: 'abc1234', git_branch: 'feat/x', author: 'ada@example.com', agents: ['support'] },
+    });
+    const same = await push('preview');
+    expect(same.body).toMatchObject({ created: false, version: { id: first.body.version.id, number: 1 } });
+    const changed = await push('feat-x', files('Your order {{match.1}}: {{tool.status}}.'));
+    expect(changed.body.version.number).toBe(2);
+
+    const published = await api('/api/developer/v1/acme/publish', { json: { from: 'feat-x' } });
+    expect(published.body).toMatchObject({ environment: 'live', version: { number: 2 } });
+    const envs = (await api('/api/developer/v1/acme/environments')).body.environments;
+    expect(envs.map((e: { name: string; version: { number: number } }) => [e.name, e.version.number])).toEqual([
+      ['feat-x', 2],
+      ['live', 2],
+      ['preview', 1],
+    ]);
+  });
+
+  it('answers invalid_manifest naming each file and path, and refuses another workspace\'s svc.yaml', async () => {
+    const bad = await push('preview', { ...files(), 'svc.yaml': 'workspace: acme\nagents: yes\n', 'agents/support/agent.yaml': 'name: Support\nmodel: gpt\n' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_manifest');
+    expect(bad.body.issues).toEqual(
+      expect.arrayContaining([
+        { file: 'agents/support/agent.yaml', path: 'model', message: expect.any(String) },
+        { file: 'svc.yaml', path: '', message: expect.stringContaining('agents') },
+      ]),
+    );
+    const other = await push('preview', { ...files(), 'svc.yaml': 'workspace: other\n' });
+    expect(other.body.error.code).toBe('workspace_mismatch');
+  });
+
+  it('lets only owners and developers deploy', async () => {
+    const { store, identity } = platform.core.services;
+    const sam = await identity.findOrCreateUser('sam@example.com');
+    await store.workspaces.addMember((await store.workspaces.findBySlug('acme'))!.id, sam.id, 'supervisor', new Date().toISOString());
+    const samToken = (await identity.issueToken(sam.id, 'sam')).token;
+    const res = await request(`${platform.url}/api/developer/v1/acme/deployments`, { token: samToken, json: { environment: 'preview', files: files() } });
+    expect(res.status).toBe(403);
+    expect((await request(`${platform.url}/api/developer/v1/acme/environments`, { token: samToken })).status).toBe(200);
+  });
+});
+
+describe('secrets and chats', () => {
+  it('reach the backend in tool calls, are never returned, and are redacted from traces', async () => {
+    await push('preview');
+    const set = await api('/api/developer/v1/acme/environments/preview/secrets/SHOP_KEY', { method: 'PUT', json: { value: 'shop-secret-123' } });
+    expect(set.status).toBe(204);
+    const list = await api('/api/developer/v1/acme/environments/preview/secrets');
+    expect(list.body).toEqual({ secrets: [{ name: 'SHOP_KEY', updated_at: expect.any(String) }] });
+    expect(JSON.stringify(list.body)).not.toContain('shop-secret-123');
+
+    const chat = await api('/api/v1/acme/chats', { json: { agent: 'support', environment: 'preview' } });
+    expect(chat.status).toBe(201);
+    expect(chat.body).toMatchObject({ agent: 'support', environment: 'preview', channel: 'api' });
+    const answer = await api(`/api/v1/acme/chats/${chat.body.chat_id}/messages`, { json: { text: 'where is order A-1?' } });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({ message_id: expect.stringMatching(/^msg_/), visitor_message_id: expect.any(String), reply: 'Order A-1 is shipped.' });
+    expect(backend.requests[0]!.headers['x-api-key']).toBe('shop-secret-123');
+
+    const messages = await platform.core.services.store.chats.messages(chat.body.chat_id);
+    expect(messages.map((m) => m.role)).toEqual(['visitor', 'agent']);
+    const trace = JSON.stringify(messages[1]!.trace);
+    expect(trace).toContain('order_status');
+    expect(trace).not.toContain('shop-secret-123');
+    expect(trace).toContain('[secret:SHOP_KEY]');
+  });
+
+  it('keep replay chats out of the inbox and of every conversation count', async () => {
+    await push('preview');
+    await api('/api/developer/v1/acme/publish', { json: { from: 'preview' } });
+    const live = await api('/api/v1/acme/chats', { json: { agent: 'support' } });
+    expect(live.body.environment).toBe('live');
+    const workspace = (await platform.core.services.store.workspaces.findBySlug('acme'))!;
+    await platform.core.services.chats.create(workspace.id, { agent: 'support', environment: 'live', channel: 'api', replay: true });
+    const inbox = await api('/api/developer/v1/acme/chats');
+    expect(inbox.body.conversations).toBe(1);
+    expect(inbox.body.chats.map((c: { chat_id: string }) => c.chat_id)).toEqual([live.body.chat_id]);
+    expect(await platform.core.services.store.chats.countConversations(workspace.id, 'live')).toBe(1);
+  });
+
+  it('answers 404 for an environment with nothing deployed or an unknown agent', async () => {
+    expect((await api('/api/v1/acme/chats', { json: { agent: 'support' } })).body.error.code).toBe('environment_not_found');
+    await push('preview');
+    expect((await api('/api/v1/acme/chats', { json: { agent: 'sales', environment: 'preview' } })).body.error.code).toBe('agent_not_found');
+  });
+});

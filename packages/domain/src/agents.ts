@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/** `feat/Refund-Flow` → `feat-refund-flow`: the environment a branch deploys to. */
+export function environmentForBranch(branch: string | undefined): string {
+  if (!branch) return 'preview';
+  const name = branch
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return name || 'preview';
+}
+
+export const environmentName = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'expected an environment name: lowercase letters, digits and dashes')
+  .meta({ example: 'feat-refund-flow' });
+
+export const pushInput = z
+  .object({
+    environment: environmentName,
+    /** The manifest files: `svc.yaml` and everything under `agents/`, by path. */
+    files: z.record(z.string().max(300), z.string().max(1_000_000)),
+    git: z
+      .object({ commit: z.string().max(64).optional(), branch: z.string().max(255).optional() })
+      .optional(),
+  })
+  .meta({ id: 'Deployment' });
+export type PushInput = z.infer<typeof pushInput>;
+
+export const versionView = z
+  .object({
+    id: z.string(),
+    number: z.number().int(),
+    content_hash: z.string(),
+    git_commit: z.string().nullable(),
+    git_branch: z.string().nullable(),
+    author: z.string().meta({ description: "The pusher's email" }),
+    created_at: z.iso.datetime(),
+    agents: z.array(z.string()),
+  })
+  .meta({ id: 'AgentVersion' });
+export type VersionView = z.infer<typeof versionView>;
+
+export const deploymentResult = z
+  .object({ environment: z.string(), version: versionView, created: z.boolean().meta({ description: 'false when the same content was already a version' }) })
+  .meta({ id: 'DeploymentResult' });
+
+export const environmentList = z
+  .object({ environments: z.array(z.object({ name: z.string(), version: versionView.nullable(), updated_at: z.iso.datetime() })) })
+  .meta({ id: 'EnvironmentList' });
+
+export const publishInput = z.object({ from: environmentName.default('preview') }).meta({ id: 'Publish' });
+
+export const secretName = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an UPPER_SNAKE_CASE name');
+export const secretValueInput = z.object({ value: z.string().min(1).max(10_000) }).meta({ id: 'SecretValue' });
+export const secretList = z
+  .object({ secrets: z.array(z.object({ name: z.string(), updated_at: z.iso.datetime() })) })
+  .meta({ id: 'SecretList' });
+
+export const createChatInput = z
+  .object({
+    agent: z.string().min(1).max(40),
+    environment: environmentName.default('live'),
+    channel: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/).default('api'),
+  })
+  .meta({ id: 'CreateChat' });
+
+export const chatView = z
+  .object({ chat_id: z.string(), agent: z.string(), environment: z.string(), version: z.string(), channel: z.string(), created_at: z.iso.datetime() })
+  .meta({ id: 'Chat' });
+
+export const sendMessageInput = z.object({ text: z.string().min(1).max(10_000) }).meta({ id: 'SendMessage' });
+
+export const agentReply = z
+  .object({ message_id: z.string(), reply: z.string(), visitor_message_id: z.string() })
+  .meta({ id: 'AgentReply' });
