@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { registerAgents } from './commands/agents.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerSender } from './commands/sender.ts';
 import { registerWhoami } from './commands/whoami.ts';
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
       new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'),
     )
     .option('--json', 'print machine-readable JSON')
+    .option('-w, --workspace <slug>', 'the workspace (default: SVC_WORKSPACE, else the nearest svc.yaml)')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.startsWith('error:') ? `svc: ${text}` : text) });
@@ -18,5 +20,6 @@ export function buildProgram(): Command {
   registerWhoami(program);
   registerWorkspaces(program);
   registerSender(program);
+  registerAgents(program);
   return program;
 }

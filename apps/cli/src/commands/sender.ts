@@ -1,5 +1,5 @@
 import type { SenderView } from '@svc/domain';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { Api } from '../api.ts';
 import { globalOptions, requireCredential } from '../context.ts';
 import { CliError, exitCodes } from '../errors.ts';
@@ -35,7 +35,7 @@ function printSender(sender: SenderView, workspace: string): void {
 async function context(command: Command) {
   const options = globalOptions(command);
   const { token } = await requireCredential(options.baseUrl);
-  const workspace = resolveWorkspace(command);
+  const workspace = await resolveWorkspace(command);
   return { api: new Api(options.baseUrl, token), options, workspace, path: `/api/developer/v1/${encodeURIComponent(workspace)}/sender` };
 }
 
@@ -47,10 +47,7 @@ async function put(command: Command, body: Record<string, string>): Promise<void
 }
 
 export function registerSender(program: Command): void {
-  const sender = program
-    .command('sender')
-    .description("the workspace's messaging-app sender for phone verification")
-    .addOption(new Option('-w, --workspace <slug>', 'the workspace (default: SVC_WORKSPACE)'));
+  const sender = program.command('sender').description("the workspace's messaging-app sender for phone verification");
 
   sender
     .command('show')

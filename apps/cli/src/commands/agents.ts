@@ -1,0 +1,99 @@
+import { environmentForBranch, type VersionView } from '@svc/domain';
+import type { Command } from 'commander';
+import { Api } from '../api.ts';
+import { globalOptions, requireCredential } from '../context.ts';
+import { CliError, exitCodes } from '../errors.ts';
+import { printJson, printTable } from '../output.ts';
+import { bundleFiles, findRepoRoot, gitState } from '../repo.ts';
+import { resolveWorkspace } from '../workspace.ts';
+
+interface Deployment {
+  environment: string;
+  version: VersionView;
+  created: boolean;
+}
+
+async function workspaceApi(command: Command) {
+  const options = globalOptions(command);
+  const { token } = await requireCredential(options.baseUrl);
+  const workspace = await resolveWorkspace(command);
+  return { api: new Api(options.baseUrl, token), options, base: `/api/developer/v1/${encodeURIComponent(workspace)}` };
+}
+
+const describeVersion = (v: VersionView) =>
+  `v${v.number} (${v.content_hash.slice(0, 19)}${v.git_commit ? `, commit ${v.git_commit.slice(0, 7)}` : ''}, by ${v.author})`;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+export function registerAgents(program: Command): void {
+  program
+    .command('push')
+    .description("deploy this repository's agents to the current branch's environment (preview on a detached HEAD)")
+    .option('--env <name>', 'deploy to this environment instead')
+    .action(async (opts: { env?: string }, command: Command) => {
+      const root = findRepoRoot();
+      if (!root) throw new CliError('no svc.yaml here or in any parent folder', exitCodes.usage);
+      const { api, options, base } = await workspaceApi(command);
+      const git = await gitState(root);
+      const environment = opts.env ?? environmentForBranch(git.branch);
+      const deployed = await api.request<Deployment>('POST', `${base}/deployments`, { environment, files: await bundleFiles(root), git });
+      if (options.json) return printJson(deployed);
+      const what = deployed.created ? 'Created' : 'Unchanged content:';
+      process.stdout.write(`${what} ${describeVersion(deployed.version)}, deployed to ${deployed.environment}.\n`);
+    });
+
+  program
+    .command('publish')
+    .description("promote an environment's version to live (owner or developer)")
+    .option('--from <env>', 'the environment to publish', 'preview')
+    .action(async (opts: { from: string }, command: Command) => {
+      const { api, options, base } = await workspaceApi(command);
+      const published = await api.request<Deployment>('POST', `${base}/publish`, { from: opts.from });
+      if (options.json) return printJson(published);
+      process.stdout.write(`Published ${describeVersion(published.version)} from ${opts.from} to live.\n`);
+    });
+
+  program
+    .command('envs')
+    .description('environments and their deployed versions')
+    .action(async (_opts, command: Command) => {
+      const { api, options, base } = await workspaceApi(command);
+      const { environments } = await api.request<{ environments: { name: string; version: VersionView | null; updated_at: string }[] }>('GET', `${base}/environments`);
+      if (options.json) return printJson({ environments });
+      if (environments.length === 0) return void process.stdout.write('Nothing deployed yet. Run `svc push`.\n');
+      printTable(
+        ['environment', 'version', 'commit', 'agents', 'updated'],
+        environments.map((e) => [e.name, e.version ? `v${e.version.number}` : '-', e.version?.git_commit?.slice(0, 7) ?? '', e.version?.agents.join(',') ?? '', e.updated_at.slice(0, 16).replace('T', ' ')]),
+      );
+    });
+
+  const secrets = program.command('secrets').description("an environment's secrets, for the agents' tools");
+  secrets
+    .command('set')
+    .description('set a secret; the value is read from stdin')
+    .argument('<name>', 'UPPER_SNAKE_CASE')
+    .requiredOption('--env <name>', 'the environment')
+    .action(async (name: string, opts: { env: string }, command: Command) => {
+      const { api, base } = await workspaceApi(command);
+      if (process.stdin.isTTY) process.stderr.write(`Value of ${name} (then Ctrl-D): `);
+      const value = await readStdin();
+      if (!value) throw new CliError('the value is empty: pipe it on stdin', exitCodes.usage);
+      await api.request('PUT', `${base}/environments/${encodeURIComponent(opts.env)}/secrets/${encodeURIComponent(name)}`, { value });
+      process.stdout.write(`Set ${name} in ${opts.env}.\n`);
+    });
+  secrets
+    .command('list')
+    .description('the names of the secrets (never their values)')
+    .requiredOption('--env <name>', 'the environment')
+    .action(async (opts: { env: string }, command: Command) => {
+      const { api, options, base } = await workspaceApi(command);
+      const listed = await api.request<{ secrets: { name: string; updated_at: string }[] }>('GET', `${base}/environments/${encodeURIComponent(opts.env)}/secrets`);
+      if (options.json) return printJson(listed);
+      if (listed.secrets.length === 0) return void process.stdout.write(`No secrets in ${opts.env}.\n`);
+      printTable(['name', 'updated'], listed.secrets.map((s) => [s.name, s.updated_at.slice(0, 16).replace('T', ' ')]));
+    });
+}
