@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 
@@ -23,23 +23,6 @@ export async function manifestWorkspace(root: string): Promise<string | undefine
   } catch {
     return undefined;
   }
-}
-
-async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries
-      .filter((e) => !e.name.startsWith('.'))
-      .map((e) => (e.isDirectory() ? walk(join(dir, e.name)) : Promise.resolve(e.isFile() ? [join(dir, e.name)] : []))),
-  );
-  return nested.flat();
-}
-
-/** The files a deployment is made of: `svc.yaml` and everything under `agents/`, by repository path. */
-export async function bundleFiles(root: string): Promise<Record<string, string>> {
-  const paths = ['svc.yaml', ...(existsSync(join(root, 'agents')) ? await walk(join(root, 'agents')) : []).map((p) => relative(root, p).split(sep).join('/'))];
-  const entries = await Promise.all(paths.map(async (path) => [path, await readFile(join(root, path), 'utf8')] as const));
-  return Object.fromEntries(entries);
 }
 
 /** The current branch (undefined on a detached HEAD or outside git) and commit. */

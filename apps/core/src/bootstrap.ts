@@ -33,7 +33,7 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, 
   const store = createSqliteStore(join(dataDir, 'svc.db'));
   const services = createServices({ store, secretKey, config, clock, log });
   if (config.localMode) {
-    const { seeded } = await seedLocalMode(services, dataDir);
+    const { seeded } = await seedLocalMode(services, dataDir, config.demoBackend);
     if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
   }
   services.delivery.start();

@@ -20,6 +20,8 @@ export interface CoreConfig {
   mail: { smtpUrl: string | undefined; from: string };
   /** Model providers of the agent runtime (base URLs and keys). */
   models: ProviderSettings;
+  /** Local mode: the demo agent's backend, which the seed points the demo's secrets at. */
+  demoBackend?: { url: string; token: string };
 }
 
 export const defaultConfig: CoreConfig = {

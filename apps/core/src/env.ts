@@ -33,6 +33,8 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: httpUrl.optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
+  SVC_DEMO_BACKEND_URL: httpUrl.optional(),
+  SVC_DEMO_BACKEND_TOKEN: z.string().optional(),
 });
 
 export interface CoreEnv {
@@ -79,6 +81,10 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
         openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
         anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
       },
+      demoBackend:
+        parsed.SVC_DEMO_BACKEND_URL && parsed.SVC_DEMO_BACKEND_TOKEN
+          ? { url: parsed.SVC_DEMO_BACKEND_URL, token: parsed.SVC_DEMO_BACKEND_TOKEN }
+          : undefined,
     },
   };
 }

@@ -8,6 +8,8 @@ export function banner(env: LocalEnv, token: string | undefined, tokenFile: stri
     `  OpenAPI        ${env.publicUrl}/openapi.json`,
     `  Dev outbox     ${env.publicUrl}/dev/outbox (codes the dev sender would have sent)`,
     `  Core           http://127.0.0.1:${env.corePort} (internal)`,
+    `  Demo backend   http://127.0.0.1:${env.demoBackendPort} (the demo agent's tool calls it)`,
+    `  Dev mailbox    ${env.publicUrl}/dev/mailbox`,
     `  Data           ${env.dataDir}`,
   ];
   if (token) {

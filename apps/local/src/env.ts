@@ -8,6 +8,8 @@ const schema = z
     CORE_PORT: port(8081),
     SVC_DATA_DIR: z.string().min(1).default('.svc'),
     SVC_PUBLIC_URL: httpUrl.optional(),
+    /** The demo agent's backend, which local mode starts too. */
+    DEMO_BACKEND_PORT: port(8090),
   })
   .refine((env) => env.PORT !== env.CORE_PORT || env.PORT === 0, {
     path: ['CORE_PORT'],
@@ -18,6 +20,7 @@ const schema = z
     corePort: env.CORE_PORT,
     dataDir: resolve(env.SVC_DATA_DIR),
     publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    demoBackendPort: env.DEMO_BACKEND_PORT,
   }));
 
 export type LocalEnv = z.infer<typeof schema>;

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError } from '@svc/server-kit';
+import { ConfigError, closeServer, listen } from '@svc/server-kit';
+import { createDemoBackend } from './demo-backend.ts';
 import { banner } from './banner.ts';
 import { readEnv } from './env.ts';
 import { type PlatformProcess, startApp, stopApp, waitUntilHealthy } from './processes.ts';
@@ -14,6 +17,19 @@ try {
   process.exit(78);
 }
 
+/** The demo backend's token, kept in the data dir so the secrets seeded on first start stay valid. */
+function demoBackendToken(dataDir: string): string {
+  const file = join(dataDir, 'demo-backend-token');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(24).toString('base64url'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+const demoToken = demoBackendToken(env.dataDir);
+const demoBackend = createDemoBackend(demoToken);
+
 const childEnv: NodeJS.ProcessEnv = {
   LOG_FORMAT: 'pretty',
   ...process.env,
@@ -22,6 +38,8 @@ const childEnv: NodeJS.ProcessEnv = {
   PORT: String(env.port),
   CORE_PORT: String(env.corePort),
   SVC_PUBLIC_URL: env.publicUrl,
+  SVC_DEMO_BACKEND_URL: `http://127.0.0.1:${env.demoBackendPort}`,
+  SVC_DEMO_BACKEND_TOKEN: demoToken,
 };
 
 const running: PlatformProcess[] = [];
@@ -31,6 +49,7 @@ let stopping = false;
 async function stopAll(exitCode: number): Promise<never> {
   stopping = true;
   for (const proc of [...running].reverse()) await stopApp(proc);
+  await closeServer(demoBackend).catch(() => {});
   process.exit(exitCode);
 }
 
@@ -49,6 +68,7 @@ process.on('SIGINT', () => void (stopping || stopAll(0)));
 process.on('SIGTERM', () => void (stopping || stopAll(0)));
 
 try {
+  await listen(demoBackend, env.demoBackendPort, '127.0.0.1');
   const core = start('core');
   await waitUntilHealthy(`http://127.0.0.1:${env.corePort}/healthz`, core);
   const gateway = start('gateway');

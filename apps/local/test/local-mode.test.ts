@@ -35,8 +35,8 @@ function startLocal(env: Record<string, string>) {
 describe('pnpm start (local mode)', () => {
   it('starts core, gateway and eval runner, seeds, prints the token and URLs, and stops on Ctrl-C', async () => {
     const dataDir = tempDir();
-    const [port, corePort] = [await freePort(), await freePort()];
-    const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), SVC_DATA_DIR: dataDir });
+    const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
+    const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: dataDir });
     const banner = await local.ready;
 
     const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
@@ -44,6 +44,17 @@ describe('pnpm start (local mode)', () => {
     expect(banner).toContain(token);
     const list = await request(`http://localhost:${port}/cli/workspaces`, { token });
     expect(list.body.workspaces).toMatchObject([{ slug: 'demo', role: 'owner' }]);
+
+    // The demo agent is deployed to live, the inbox has chats, and the agent's tool reaches the demo backend.
+    const api = (path: string, json?: unknown) => request(`http://localhost:${port}${path}`, { token, json });
+    const envs = (await api('/api/developer/v1/demo/environments')).body.environments;
+    expect(envs.map((e: { name: string }) => e.name)).toEqual(['live', 'preview']);
+    expect((await api('/api/developer/v1/demo/chats')).body.conversations).toBe(3);
+    const chat = (await api('/api/v1/demo/chats', { agent: 'support' })).body;
+    const order = await api(`/api/v1/demo/chats/${chat.chat_id}/messages`, { text: 'Where is order A-1001?' });
+    expect(order.body.reply).toBe('Order A-1001 is shipped; expected delivery in 2 days.');
+    const refund = await api(`/api/v1/demo/chats/${chat.chat_id}/messages`, { text: 'Can I return them?' });
+    expect(refund.body.reply).toMatch(/^Returns are accepted within 30 days/);
     expect((await request(`http://127.0.0.1:${corePort}/healthz`)).status).toBe(200);
 
     local.child.kill('SIGINT');
@@ -64,10 +75,10 @@ describe('pnpm start (local mode)', () => {
 
   it('stops everything and exits 1 when a process cannot start', async () => {
     const dataDir = tempDir();
-    const [port, corePort] = [await freePort(), await freePort()];
+    const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
     const blocker = (await import('node:net')).createServer().listen(port);
     await once(blocker, 'listening');
-    const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), SVC_DATA_DIR: dataDir });
+    const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: dataDir });
     expect(await local.exited).toBe(1);
     expect(local.output().stderr).toContain('gateway exited');
     await expect(fetch(`http://127.0.0.1:${corePort}/healthz`)).rejects.toThrow();

@@ -12,7 +12,7 @@ function paragraphs(content: string): string[] {
   return content
     .split(/\n\s*\n/)
     .map((p) => p.trim())
-    .filter((p) => p.length > 0 && !/^#+\s*\S*$/.test(p));
+    .filter((p) => p.length > 0 && !(/^#+\s/.test(p) && !p.includes('\n')));
 }
 
 /** Words of the query as FTS5 terms, OR-ed: punctuation in a visitor's question must not be FTS syntax. */

@@ -1,10 +1,11 @@
+import { readBundleFiles } from '@svc/agent-runtime/files';
 import { environmentForBranch, type VersionView } from '@svc/domain';
 import type { Command } from 'commander';
 import { Api } from '../api.ts';
 import { globalOptions, requireCredential } from '../context.ts';
 import { CliError, exitCodes } from '../errors.ts';
 import { printJson, printTable } from '../output.ts';
-import { bundleFiles, findRepoRoot, gitState } from '../repo.ts';
+import { findRepoRoot, gitState } from '../repo.ts';
 import { resolveWorkspace } from '../workspace.ts';
 
 interface Deployment {
@@ -40,7 +41,7 @@ export function registerAgents(program: Command): void {
       const { api, options, base } = await workspaceApi(command);
       const git = await gitState(root);
       const environment = opts.env ?? environmentForBranch(git.branch);
-      const deployed = await api.request<Deployment>('POST', `${base}/deployments`, { environment, files: await bundleFiles(root), git });
+      const deployed = await api.request<Deployment>('POST', `${base}/deployments`, { environment, files: await readBundleFiles(root), git });
       if (options.json) return printJson(deployed);
       const what = deployed.created ? 'Created' : 'Unchanged content:';
       process.stdout.write(`${what} ${describeVersion(deployed.version)}, deployed to ${deployed.environment}.\n`);
