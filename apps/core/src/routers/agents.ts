@@ -38,4 +38,6 @@ export const chatsRouter = router({
     .mutation(({ ctx, input }) => ctx.services.chats.send(ctx.membership.id, input.chat_id, input.text)),
 
   inbox: workspaceProcedure.query(({ ctx }) => ctx.services.chats.inbox(ctx.membership.id)),
+
+  get: workspaceProcedure.input(z.object({ chat_id: z.string().max(100) })).query(({ ctx, input }) => ctx.services.chats.get(ctx.membership.id, input.chat_id)),
 });

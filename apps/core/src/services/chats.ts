@@ -67,6 +67,22 @@ export function createChatService(store: Store, deployments: DeploymentService, 
       return { message_id: agent.id, reply, visitor_message_id: visitor.id };
     },
 
+    /** A chat with its messages; agent messages carry their turn trace. */
+    async get(workspaceId: string, chatId: string) {
+      const chat = await store.chats.get(workspaceId, chatId);
+      if (!chat) throw new DomainError('chat_not_found', `no chat ${chatId} in this workspace`);
+      const messages = await store.chats.messages(chat.id);
+      return {
+        chat_id: chat.id,
+        agent: chat.agent,
+        environment: chat.environment,
+        version: chat.versionId,
+        channel: chat.channel,
+        created_at: chat.createdAt,
+        messages: messages.map((m) => ({ id: m.id, role: m.role, text: m.text, trace: m.trace, created_at: m.createdAt })),
+      };
+    },
+
     async inbox(workspaceId: string) {
       const chats = await store.chats.inbox(workspaceId, 100);
       return {

@@ -18,6 +18,13 @@ import { endpoint } from '../http/endpoint.ts';
 
 const environmentPath = workspacePath.extend({ environment: environmentName });
 const slugPath = z.object({ slug: z.string().max(100) });
+const chatDetail = chatView
+  .extend({
+    messages: z.array(
+      z.object({ id: z.string(), role: z.enum(['visitor', 'agent']), text: z.string(), trace: z.unknown(), created_at: z.iso.datetime() }),
+    ),
+  })
+  .meta({ id: 'ChatDetail' });
 const inbox = z
   .object({ conversations: z.number().int(), chats: z.array(chatView) })
   .meta({ id: 'Inbox', description: 'Replay chats of evals are never listed or counted' });
@@ -104,6 +111,19 @@ export const agentEndpoints = [
     response: { description: 'The inbox', schema: inbox },
     errors: ['workspace_not_found'],
     handle: ({ core, caller, params }) => core.chats.inbox.query(params, caller),
+  }),
+  endpoint({
+    method: 'get',
+    path: '/api/developer/v1/:workspace/chats/:id',
+    operationId: 'getChat',
+    summary: "A chat's messages; each agent message carries its turn trace (tool calls, knowledge lookups, tokens)",
+    tags: ['agents'],
+    auth: true,
+    params: workspacePath.extend({ id: z.string().max(100) }),
+    status: 200,
+    response: { description: 'The chat', schema: chatDetail },
+    errors: ['workspace_not_found', 'chat_not_found'],
+    handle: ({ core, caller, params }) => core.chats.get.query({ workspace: params.workspace, chat_id: params.id }, caller),
   }),
   endpoint({
     method: 'post',

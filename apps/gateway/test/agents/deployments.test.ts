@@ -107,8 +107,9 @@ describe('secrets and chats', () => {
     expect(answer.body).toEqual({ message_id: expect.stringMatching(/^msg_/), visitor_message_id: expect.any(String), reply: 'Order A-1 is shipped.' });
     expect(backend.requests[0]!.headers['x-api-key']).toBe('shop-secret-123');
 
-    const messages = await platform.core.services.store.chats.messages(chat.body.chat_id);
-    expect(messages.map((m) => m.role)).toEqual(['visitor', 'agent']);
+    const { messages } = (await api(`/api/developer/v1/acme/chats/${chat.body.chat_id}`)).body;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(['visitor', 'agent']);
+    expect(messages[1].trace.tool_calls[0]).toMatchObject({ name: 'order_status', arguments: { id: 'A-1' }, status: 200 });
     const trace = JSON.stringify(messages[1]!.trace);
     expect(trace).toContain('order_status');
     expect(trace).not.toContain('shop-secret-123');
