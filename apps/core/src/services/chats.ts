@@ -14,6 +14,15 @@ export interface NewChat {
   replay?: boolean;
 }
 
+const toChatView = (c: Chat) => ({
+  chat_id: c.id,
+  agent: c.agent,
+  environment: c.environment,
+  version: c.versionId,
+  channel: c.channel,
+  created_at: c.createdAt,
+});
+
 /** Chats with deployed agents: each message is a real agent turn, traced. */
 export function createChatService(store: Store, deployments: DeploymentService, providers: ProviderSettings, clock: Clock) {
   // One runner per deployed version and agent: versions are immutable, so the cache never goes stale.
@@ -49,7 +58,7 @@ export function createChatService(store: Store, deployments: DeploymentService, 
         createdAt: clock().toISOString(),
       };
       await store.chats.create(chat);
-      return { chat_id: chat.id, agent: chat.agent, environment: chat.environment, version: chat.versionId, channel: chat.channel, created_at: chat.createdAt };
+      return toChatView(chat);
     },
 
     /** The visitor says something; the agent answers. Both messages are kept, the agent's with its trace. */
@@ -73,12 +82,7 @@ export function createChatService(store: Store, deployments: DeploymentService, 
       if (!chat) throw new DomainError('chat_not_found', `no chat ${chatId} in this workspace`);
       const messages = await store.chats.messages(chat.id);
       return {
-        chat_id: chat.id,
-        agent: chat.agent,
-        environment: chat.environment,
-        version: chat.versionId,
-        channel: chat.channel,
-        created_at: chat.createdAt,
+        ...toChatView(chat),
         messages: messages.map((m) => ({ id: m.id, role: m.role, text: m.text, trace: m.trace, created_at: m.createdAt })),
       };
     },
@@ -87,7 +91,7 @@ export function createChatService(store: Store, deployments: DeploymentService, 
       const chats = await store.chats.inbox(workspaceId, 100);
       return {
         conversations: await store.chats.countConversations(workspaceId),
-        chats: chats.map((c) => ({ chat_id: c.id, agent: c.agent, environment: c.environment, version: c.versionId, channel: c.channel, created_at: c.createdAt })),
+        chats: chats.map(toChatView),
       };
     },
   };

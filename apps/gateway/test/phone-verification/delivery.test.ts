@@ -1,6 +1,6 @@
-import { createUserWithToken, graphAccepted, request, startFakeProvider, startPlatform, twilioAccepted } from '@svc/testkit';
+import { createUserWithToken, graphAccepted, request, startFakeProvider, startPlatform } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { number, type VerificationWorld, verificationWorld } from './setup.ts';
+import { number, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
 
 let world: VerificationWorld | undefined;
 afterEach(async () => {
@@ -98,36 +98,22 @@ describe('restarts', () => {
 
 describe('Twilio WhatsApp sender', () => {
   it('posts a form with Basic auth, the content template, its variables and a status callback', async () => {
-    const twilio = await startFakeProvider(twilioAccepted);
-    const platform = await startPlatform({ providers: { twilioApiUrl: twilio.url } });
-    const token = await createUserWithToken(platform, 'ada@example.com');
-    await request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme' } });
-    const sender = {
-      kind: 'twilio_whatsapp',
-      account_sid: `AC${'a'.repeat(32)}`,
-      auth_token: 'twilio-auth-token',
-      from: 'whatsapp:+14155238886',
-      content_sid: `HX${'b'.repeat(32)}`,
-    };
-    expect((await request(`${platform.url}/api/developer/v1/acme/sender`, { token, method: 'PUT', json: sender })).status).toBe(200);
-    const created = await request(`${platform.url}/api/v1/acme/phone_verifications`, { token, json: { phone_number: number } });
-    const [sent] = await twilio.waitForRequests(1);
-    expect(sent!.path).toBe(`/2010-04-01/Accounts/${sender.account_sid}/Messages.json`);
-    expect(sent!.headers.authorization).toBe(`Basic ${Buffer.from(`${sender.account_sid}:twilio-auth-token`).toString('base64')}`);
+    const twilio = await twilioWorld();
+    expect(twilio.configured.status).toBe(200);
+    const created = await twilio.api('/api/v1/acme/phone_verifications', { json: { phone_number: number } });
+    const [sent] = await twilio.twilio.waitForRequests(1);
+    expect(sent!.path).toBe(`/2010-04-01/Accounts/${twilioSender.account_sid}/Messages.json`);
+    expect(sent!.headers.authorization).toBe(`Basic ${Buffer.from(`${twilioSender.account_sid}:twilio-auth-token`).toString('base64')}`);
     expect(sent!.headers['content-type']).toBe('application/x-www-form-urlencoded');
     const form = new URLSearchParams(sent!.body);
     expect(form.get('To')).toBe(`whatsapp:${number}`);
-    expect(form.get('From')).toBe('whatsapp:+14155238886');
-    expect(form.get('ContentSid')).toBe(sender.content_sid);
-    expect(form.get('StatusCallback')).toBe(`${platform.url}/webhooks/twilio/acme`);
+    expect(form.get('From')).toBe(twilioSender.from);
+    expect(form.get('ContentSid')).toBe(twilioSender.content_sid);
+    expect(form.get('StatusCallback')).toBe(`${twilio.platform.url}/webhooks/twilio/acme`);
     const code = JSON.parse(form.get('ContentVariables')!)['1'];
     expect(code).toMatch(/^\d{6}$/);
-    const verified = await request(`${platform.url}/api/v1/acme/phone_verifications/${created.body.verification_id}/verify`, {
-      token,
-      json: { code },
-    });
+    const verified = await twilio.api(`/api/v1/acme/phone_verifications/${created.body.verification_id}/verify`, { json: { code } });
     expect(verified.body).toEqual({ verified: true });
-    await platform.stop();
-    await twilio.close();
+    await twilio.stop();
   });
 });

@@ -9,6 +9,7 @@ import {
   startFakeProvider,
   startPlatform,
   type TestPlatform,
+  twilioAccepted,
 } from '@svc/testkit';
 
 export const number = '+56912345678';
@@ -60,6 +61,34 @@ export async function verificationWorld(options: PlatformOptions = {}): Promise<
     async stop() {
       await platform.stop();
       await graph.close();
+    },
+  };
+}
+
+export const twilioSender = {
+  kind: 'twilio_whatsapp',
+  account_sid: `AC${'a'.repeat(32)}`,
+  auth_token: 'twilio-auth-token',
+  from: 'whatsapp:+14155238886',
+  content_sid: `HX${'b'.repeat(32)}`,
+} as const;
+
+/** A platform whose workspace `acme` sends through Twilio's WhatsApp sender, against a fake Twilio API. */
+export async function twilioWorld() {
+  const twilio = await startFakeProvider(twilioAccepted);
+  const platform = await startPlatform({ providers: { twilioApiUrl: twilio.url } });
+  const token = await createUserWithToken(platform, 'ada@example.com');
+  const api = (path: string, init: RequestOptions = {}) => request(`${platform.url}${path}`, { token, ...init });
+  await api('/cli/workspaces', { json: { slug: 'acme' } });
+  const configured = await api('/api/developer/v1/acme/sender', { method: 'PUT', json: twilioSender });
+  return {
+    twilio,
+    platform,
+    api,
+    configured,
+    async stop() {
+      await platform.stop();
+      await twilio.close();
     },
   };
 }

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { createUserWithToken, type FakeProvider, request, startFakeProvider, startPlatform, twilioAccepted } from '@svc/testkit';
+import { type FakeProvider, request } from '@svc/testkit';
 import twilio from 'twilio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { number, type VerificationWorld, verificationWorld } from './setup.ts';
+import { number, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
 
 let world: VerificationWorld;
 afterEach(async () => {
@@ -101,23 +101,14 @@ describe('WhatsApp status webhooks', () => {
 
 describe('Twilio status callbacks', () => {
   it('apply a status signed as Twilio signs it, and reject a forged one', async () => {
-    const api = await startFakeProvider(twilioAccepted);
-    const platform = await startPlatform({ providers: { twilioApiUrl: api.url } });
-    const token = await createUserWithToken(platform, 'ada@example.com');
-    await request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme' } });
-    const accountSid = `AC${'a'.repeat(32)}`;
-    await request(`${platform.url}/api/developer/v1/acme/sender`, {
-      token,
-      method: 'PUT',
-      json: { kind: 'twilio_whatsapp', account_sid: accountSid, auth_token: 'twilio-auth-token', from: 'whatsapp:+14155238886', content_sid: `HX${'b'.repeat(32)}` },
-    });
-    const id = (await request(`${platform.url}/api/v1/acme/phone_verifications`, { token, json: { phone_number: number } })).body.verification_id;
-    const status = async () => (await request(`${platform.url}/api/v1/acme/phone_verifications/${id}`, { token })).body.delivery.status;
+    const tw = await twilioWorld();
+    const id = (await tw.api('/api/v1/acme/phone_verifications', { json: { phone_number: number } })).body.verification_id;
+    const status = async () => (await tw.api(`/api/v1/acme/phone_verifications/${id}`)).body.delivery.status;
     await expect.poll(status).toBe('sent');
 
-    const [sent] = api.requests;
+    const [sent] = tw.twilio.requests;
     const callback = new URLSearchParams(sent!.body).get('StatusCallback')!;
-    const params = { MessageSid: providerId(api), MessageStatus: 'delivered', AccountSid: accountSid, ChannelToAddress: number };
+    const params = { MessageSid: providerId(tw.twilio), MessageStatus: 'delivered', AccountSid: twilioSender.account_sid, ChannelToAddress: number };
     const post = (signature: string) =>
       request(callback, {
         method: 'POST',
@@ -126,9 +117,8 @@ describe('Twilio status callbacks', () => {
       });
     expect((await post(twilio.getExpectedTwilioSignature('wrong-token', callback, params))).status).toBe(401);
     expect(await status()).toBe('sent');
-    expect((await post(twilio.getExpectedTwilioSignature('twilio-auth-token', callback, params))).status).toBe(200);
+    expect((await post(twilio.getExpectedTwilioSignature(twilioSender.auth_token, callback, params))).status).toBe(200);
     expect(await status()).toBe('delivered');
-    await platform.stop();
-    await api.close();
+    await tw.stop();
   });
 });
