@@ -31,7 +31,6 @@ const t = initTRPC.context<Context>().create({
 });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
 export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {

@@ -11,6 +11,9 @@ import { consoleRoutes } from './routes/console/index.ts';
 import { devRoutes } from './routes/dev.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
+/** A request URL fit for a log: the token of a sign-in link is a credential. */
+export const withoutSecrets = (url: string) => url.replace(/\/auth\/link\/[^/?#]+/, '/auth/link/[redacted]');
+
 export interface GatewayAppOptions {
   core: CoreClient;
   publicUrl: string;
@@ -28,9 +31,9 @@ export function createGatewayApp({ core, publicUrl, localMode = false, log }: Ga
       logger: log,
       quietReqLogger: true,
       autoLogging: { ignore: (req) => req.url === '/healthz' },
-      // One line per request: no headers (they carry tokens), no bodies (they carry codes).
+      // One line per request: no headers (they carry tokens), no bodies (they carry codes), no sign-in link tokens.
       serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: withoutSecrets(req.url) }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       },
     }),

@@ -30,5 +30,4 @@ export function bodyParser(acceptsForm = false): RequestHandler {
   };
 }
 
-export const jsonBody = bodyParser();
 export const formBody = express.urlencoded({ limit: maxBodyBytes, extended: false });

@@ -1,5 +1,7 @@
 import { BrowserSession, formField, request, startPlatform, type TestPlatform } from '@svc/testkit';
+import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
+import { startGateway } from '../../src/index.ts';
 
 let platform: TestPlatform;
 afterEach(() => platform.stop());
@@ -27,4 +29,19 @@ it('refuses an email when no mail can be sent', async () => {
   const res = await request(`${platform.url}/cli/device_authorizations`, { json: { email: 'ada@example.com' } });
   expect(res.status).toBe(409);
   expect(res.body.error.code).toBe('email_not_configured');
+});
+
+it('never writes the token of a sign-in link to the request log', async () => {
+  platform = await startPlatform({ localMode: true });
+  const lines: string[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+  const gateway = await startGateway({ port: 0, coreUrl: platform.core.url, localMode: true, log });
+  await request(`${gateway.url}/cli/device_authorizations`, { json: { email: 'dev@example.com' } });
+  await expect.poll(async () => (await request(`${gateway.url}/dev/mailbox.json`)).body.messages.length).toBe(1);
+  const [mail] = (await request(`${gateway.url}/dev/mailbox.json`)).body.messages;
+  const token = /\/auth\/link\/([\w-]+)/.exec(mail.text)![1]!;
+  await request(`${gateway.url}/auth/link/${token}`);
+  await gateway.stop();
+  expect(lines.some((line) => line.includes('/auth/link/[redacted]'))).toBe(true);
+  expect(lines.join('')).not.toContain(token);
 });
