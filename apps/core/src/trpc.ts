@@ -25,6 +25,8 @@ function toWire(cause: unknown): WireError {
 }
 
 const t = initTRPC.context<Context>().create({
+  // Never a stack trace in an answer; computing one for every expected DomainError is costly too.
+  isDev: false,
   errorFormatter({ shape, error }) {
     return { ...shape, message: '', data: { ...shape.data, stack: undefined, svc: toWire(error.cause) } };
   },

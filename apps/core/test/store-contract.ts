@@ -61,7 +61,10 @@ export function describeStoreContract(name: string, open: () => Store): void {
       await store.users.create(ada);
       const token = { id: 'tok_1', userId: ada.id, name: 'laptop', tokenHash: 'ab'.repeat(32), createdAt: at(5) };
       await store.developerTokens.create(token);
-      expect(await store.developerTokens.findActiveByHash(token.tokenHash)).toMatchObject({ id: 'tok_1', lastUsedAt: null });
+      expect(await store.developerTokens.findActiveByHash(token.tokenHash)).toMatchObject({
+        token: { id: 'tok_1', lastUsedAt: null },
+        user: { email: 'ada@example.com' },
+      });
       await store.developerTokens.markUsed('tok_1', at(6));
       expect((await store.developerTokens.listForUser(ada.id))[0]?.lastUsedAt).toBe(at(6));
       expect(await store.developerTokens.revoke('tok_1', 'usr_other', at(7))).toBe(false);

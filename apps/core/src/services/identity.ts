@@ -40,10 +40,9 @@ export function createIdentityService(store: Store, clock: Clock) {
       const presented = match?.[1];
       if (!presented?.startsWith(tokenPrefix)) return undefined;
       const hash = sha256(presented);
-      const token = await store.developerTokens.findActiveByHash(hash);
-      if (!token || !digestsEqual(token.tokenHash, hash)) return undefined;
-      const user = await store.users.findById(token.userId);
-      if (!user) return undefined;
+      const found = await store.developerTokens.findActiveByHash(hash);
+      if (!found || !digestsEqual(found.token.tokenHash, hash)) return undefined;
+      const { token, user } = found;
       const now = clock();
       if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) > lastUsedResolutionMs) {
         token.lastUsedAt = now.toISOString();

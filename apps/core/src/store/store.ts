@@ -53,8 +53,8 @@ export interface Store extends MessagingStore, AuthStore, AgentsStore {
   };
   developerTokens: {
     create(token: Omit<DeveloperToken, 'lastUsedAt' | 'revokedAt'>): Promise<DeveloperToken>;
-    /** The token with this hash, unless revoked. */
-    findActiveByHash(tokenHash: string): Promise<DeveloperToken | undefined>;
+    /** The token with this hash, unless revoked, with its user: one lookup per authenticated request. */
+    findActiveByHash(tokenHash: string): Promise<{ token: DeveloperToken; user: User } | undefined>;
     markUsed(id: string, at: string): Promise<void>;
     listForUser(userId: string): Promise<DeveloperToken[]>;
     /** Revokes one of the user's tokens; false when the user has no such active token. */

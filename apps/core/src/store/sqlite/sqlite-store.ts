@@ -25,10 +25,11 @@ export function createSqliteStore(file: string): Store {
 
   const membershipQuery = () =>
     db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
-  // Every authenticated request runs these three: compiled once.
+  // Every authenticated request runs these: compiled once.
   const activeTokenByHash = db
-    .select()
+    .select({ token: developerTokens, user: users })
     .from(developerTokens)
+    .innerJoin(users, eq(users.id, developerTokens.userId))
     .where(and(eq(developerTokens.tokenHash, sql.placeholder('tokenHash')), isNull(developerTokens.revokedAt)))
     .prepare();
   const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare();
