@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { describeMoreStoreContract } from './store-contract-more.ts';
 import { describeStoreContract } from './store-contract.ts';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'svc-store-')), 'svc.db');
 
 describeStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();

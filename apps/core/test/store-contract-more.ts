@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PhoneVerification } from '../src/store/messaging-store.ts';
+import type { Store } from '../src/store/store.ts';
+
+const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+
+/** The messaging, sign-in and agent parts of the Store contract (see store-contract.ts). */
+export function describeMoreStoreContract(name: string, open: () => Store): void {
+  describe(`${name} store contract: messaging, sign-in, agents`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = open();
+      await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at(0) });
+      await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_1');
+    });
+    afterEach(() => store.close());
+
+    const verification = (id: string, phoneNumber = '+56912345678'): PhoneVerification => ({
+      id,
+      workspaceId: 'ws_1',
+      phoneNumber,
+      codeHmac: 'aa',
+      status: 'pending',
+      failedAttempts: 0,
+      sendCount: 1,
+      testNumber: false,
+      expiresAt: at(10),
+      lastSentAt: at(1),
+      verifiedAt: null,
+      deliveryStatus: 'queued',
+      deliveryError: null,
+      deliveryUpdatedAt: at(1),
+      createdAt: at(1),
+    });
+    const message = (id: string, verificationId: string, minute: number) => ({
+      id,
+      workspaceId: 'ws_1',
+      verificationId,
+      phoneNumber: '+56912345678',
+      codeSealed: 'sealed',
+      createdAt: at(minute),
+    });
+
+    it('queues a message with its verification, counts it in the hour, and supersedes it on a resend', async () => {
+      await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1));
+      expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(1);
+      expect((await store.outbox.due(at(2), 10)).map((m) => m.id)).toEqual(['m_1']);
+      const resent = await store.verifications.resend('pv_1', { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' }, message('m_2', 'pv_1', 3));
+      expect(resent).toMatchObject({ codeHmac: 'bb', sendCount: 2, expiresAt: at(20) });
+      expect((await store.outbox.due(at(4), 10)).map((m) => m.id)).toEqual(['m_2']);
+      expect(await store.outbox.recentSendTimes('ws_1', '+56912345678', at(0), 5)).toEqual([at(3), at(1)]);
+      expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
+    });
+
+    it('blocks at the fifth failed attempt, and verifies only a pending verification', async () => {
+      await store.verifications.create(verification('pv_1'), null);
+      for (let i = 1; i <= 4; i++) expect((await store.verifications.recordFailedAttempt('pv_1', 5)).status).toBe('pending');
+      expect(await store.verifications.recordFailedAttempt('pv_1', 5)).toMatchObject({ status: 'blocked', failedAttempts: 5 });
+      expect(await store.verifications.markVerified('pv_1', at(5))).toBe(false);
+      await store.verifications.create(verification('pv_2', '+56987654321'), null);
+      expect(await store.verifications.markVerified('pv_2', at(5))).toBe(true);
+      expect(await store.verifications.markVerified('pv_2', at(6))).toBe(false);
+      expect(await store.verifications.findPending('ws_1', '+56987654321', at(6))).toBeUndefined();
+    });
+
+    it('records a delivery on the message and its verification, and finds it by the provider id', async () => {
+      await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1));
+      await store.outbox.markSent('m_1', 'wamid.1', at(2));
+      expect(await store.outbox.due(at(3), 10)).toEqual([]);
+      expect((await store.verifications.get('ws_1', 'pv_1'))?.deliveryStatus).toBe('sent');
+      expect(await store.outbox.findByProviderMessageId('wamid.1')).toMatchObject({ id: 'm_1', codeSealed: null, status: 'sent' });
+    });
+
+    it('decides a device authorization once and spends it once; uses a login link once', async () => {
+      const auth = {
+        id: 'dev_1', deviceCodeHash: 'h1', userCode: 'BCDFGHJK', status: 'pending' as const, intervalSeconds: 5, lastPolledAt: null,
+        expiresAt: at(15), clientName: 'svc CLI', clientHostname: null, clientIp: null, clientUserAgent: null, email: null,
+        userId: null, tokenId: null, decidedAt: null, createdAt: at(0),
+      };
+      await store.deviceAuthorizations.create(auth);
+      expect(await store.deviceAuthorizations.spend('dev_1', 'tok_1')).toBe(false);
+      expect(await store.deviceAuthorizations.decide('dev_1', 'approved', 'usr_1', at(1))).toBe(true);
+      expect(await store.deviceAuthorizations.decide('dev_1', 'denied', 'usr_1', at(2))).toBe(false);
+      expect(await store.deviceAuthorizations.spend('dev_1', 'tok_1')).toBe(true);
+      expect(await store.deviceAuthorizations.spend('dev_1', 'tok_2')).toBe(false);
+      expect(await store.deviceAuthorizations.findByUserCode('BCDFGHJK')).toMatchObject({ status: 'spent', tokenId: 'tok_1' });
+
+      const link = { id: 'lnk_1', tokenHash: 'lh', email: 'ada@example.com', next: '/', expiresAt: at(15), usedAt: null, createdAt: at(0) };
+      await store.loginLinks.create(link, { id: 'mail_1', to: 'ada@example.com', subject: 's', bodySealed: 'b', createdAt: at(0) });
+      expect(await store.loginLinks.use('lnk_1', at(1))).toBe(true);
+      expect(await store.loginLinks.use('lnk_1', at(2))).toBe(false);
+      expect((await store.mails.due(at(1), 10)).map((m) => m.id)).toEqual(['mail_1']);
+    });
+
+    it('numbers versions per workspace, deploys environments, and keeps replays out of the inbox', async () => {
+      const v1 = await store.versions.create({ id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:1', files: { 'svc.yaml': 'workspace: acme' }, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at(1) });
+      const v2 = await store.versions.create({ id: 'ver_2', workspaceId: 'ws_1', contentHash: 'sha256:2', files: {}, gitCommit: 'c', gitBranch: 'b', authorId: 'usr_1', createdAt: at(2) });
+      expect([v1.number, v2.number]).toEqual([1, 2]);
+      expect((await store.versions.findByHash('ws_1', 'sha256:1'))?.files).toEqual({ 'svc.yaml': 'workspace: acme' });
+      await store.environments.deploy('ws_1', 'preview', 'ver_1', at(3));
+      await store.environments.deploy('ws_1', 'preview', 'ver_2', at(4));
+      expect((await store.environments.get('ws_1', 'preview'))?.version?.id).toBe('ver_2');
+      const chat = { workspaceId: 'ws_1', agent: 'support', environment: 'live', versionId: 'ver_1', channel: 'api', createdAt: at(5) };
+      await store.chats.create({ ...chat, id: 'chat_1', replay: false });
+      await store.chats.create({ ...chat, id: 'chat_2', replay: true });
+      expect((await store.chats.inbox('ws_1', 10)).map((c) => c.id)).toEqual(['chat_1']);
+      expect(await store.chats.countConversations('ws_1', 'live')).toBe(1);
+    });
+  });
+}
