@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@svc/server-kit';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startCore, type RunningCore } from '../src/bootstrap.ts';
+import type { AppRouter } from '../src/index.ts';
+
+let core: RunningCore;
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-trpc-'));
+  core = await startCore({ dataDir, port: 0, secretKey: randomBytes(32), log: createLogger('core', { LOG_LEVEL: 'silent' }) });
+});
+afterAll(() => core.stop());
+
+it("speaks tRPC's httpLink protocol: queries, mutations, and formatted errors", async () => {
+  const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${core.url}/trpc` })] });
+  expect(await client.health.ping.query()).toEqual({ ok: true });
+  const error = await client.workspaces.create.mutate({ slug: 'acme' }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(TRPCClientError);
+  expect((error as TRPCClientError<AppRouter>).data?.svc).toMatchObject({ code: 'unauthorized' });
+});
+
+it('answers malformed calls with a JSON error, never a crash', async () => {
+  const unknown = await fetch(`${core.url}/trpc/nope.nothing`);
+  expect(unknown.status).toBe(404);
+  expect(((await unknown.json()) as { error: { data: { code: string } } }).error.data.code).toBe('NOT_FOUND');
+  const badJson = await fetch(`${core.url}/trpc/workspaces.create`, { method: 'POST', body: '{nope' });
+  expect(badJson.status).toBe(400);
+  const badQuery = await fetch(`${core.url}/trpc/health.ping?input=%7B`);
+  expect(badQuery.status).toBe(400);
+  const wrongMethod = await fetch(`${core.url}/trpc/workspaces.create`);
+  expect(wrongMethod.status).toBeGreaterThanOrEqual(400);
+  expect(wrongMethod.status).toBeLessThan(500);
+  expect((await fetch(`${core.url}/healthz`)).status).toBe(200);
+});
