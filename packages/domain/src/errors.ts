@@ -85,7 +85,11 @@ export class DomainError extends Error {
     message: string,
     options: DomainErrorOptions = {},
   ) {
+    // An expected outcome, not a bug: no stack trace (tRPC copies `stack`, and with source maps that is costly).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'DomainError';
     this.field = options.field;
     this.details = options.details ?? {};
