@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { DeliveryError } from '../services/outbox-loop.ts';
 
 /** A one-time code to deliver. */
@@ -19,26 +20,31 @@ export const otpText = (message: Pick<OtpMessage, 'code' | 'ttlMinutes'>) =>
 
 const sendTimeoutMs = 10_000;
 
-/** POSTs to a provider and classifies the outcome; `describe` turns a provider's error body into a sentence. */
+/**
+ * POSTs to a provider (undici's request API: the delivery loop shares core's CPU with every API call) and
+ * classifies the outcome; `describe` turns a provider's error body into a sentence.
+ */
 export async function postToProvider(
   url: string,
   init: { headers: Record<string, string>; body: string },
   describe: (status: number, body: unknown) => string,
 ): Promise<unknown> {
-  let response: Response;
+  let status: number;
+  let text: string;
   try {
-    response = await fetch(url, { method: 'POST', ...init, signal: AbortSignal.timeout(sendTimeoutMs) });
+    const response = await request(url, { method: 'POST', ...init, headersTimeout: sendTimeoutMs, bodyTimeout: sendTimeoutMs });
+    status = response.statusCode;
+    text = await response.body.text();
   } catch (error) {
     throw new DeliveryError(`could not reach the provider: ${(error as Error).message}`, true);
   }
-  const text = await response.text();
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     body = text;
   }
-  if (response.ok) return body;
-  const retryable = response.status >= 500 || response.status === 429 || response.status === 408;
-  throw new DeliveryError(`${response.status}: ${describe(response.status, body)}`, retryable);
+  if (status >= 200 && status < 300) return body;
+  const retryable = status >= 500 || status === 429 || status === 408;
+  throw new DeliveryError(`${status}: ${describe(status, body)}`, retryable);
 }
