@@ -36,6 +36,14 @@ function parseInput(text: string | null): unknown {
   }
 }
 
+function decodePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch (cause) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'malformed procedure path', cause });
+  }
+}
+
 function send(res: ServerResponse, status: number, payload: unknown): void {
   const body = JSON.stringify(payload);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
@@ -61,11 +69,13 @@ export function createTrpcHttpHandler<TRouter extends AnyRouter>({ router, prefi
   const config = router._def._config;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const queryAt = req.url?.indexOf('?') ?? -1;
-    const path = decodeURIComponent((queryAt === -1 ? req.url : req.url?.slice(0, queryAt))?.slice(prefix.length) ?? '');
+    const rawPath = (queryAt === -1 ? req.url : req.url?.slice(0, queryAt))?.slice(prefix.length) ?? '';
     const type = req.method === 'GET' ? 'query' : 'mutation';
+    let path = rawPath;
     let input: unknown;
     let ctx: unknown;
     try {
+      path = decodePath(rawPath);
       input = type === 'query' ? parseInput(new URLSearchParams(queryAt === -1 ? '' : req.url?.slice(queryAt)).get('input')) : parseInput(await readBody(req));
       ctx = await createContext(req);
       const data: unknown = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });

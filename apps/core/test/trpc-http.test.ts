@@ -34,5 +34,8 @@ it('answers malformed calls with a JSON error, never a crash', async () => {
   const wrongMethod = await fetch(`${core.url}/trpc/workspaces.create`);
   expect(wrongMethod.status).toBeGreaterThanOrEqual(400);
   expect(wrongMethod.status).toBeLessThan(500);
+  const badPath = await fetch(`${core.url}/trpc/%E0`);
+  expect(badPath.status).toBeGreaterThanOrEqual(400);
+  expect(badPath.status).toBeLessThan(500);
   expect((await fetch(`${core.url}/healthz`)).status).toBe(200);
 });

@@ -12,26 +12,28 @@ ${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
 </body></html>`;
 }
 
-/** The mail of `svc login --email`: the user code to compare, and the link to the approval page. */
-export function deviceLoginMail(to: string, userCode: string, link: string, clientName: string, hostname: string | null): MailContent {
-  const where = hostname ? `${clientName} on ${hostname}` : clientName;
+/**
+ * The mail of `svc login --email`: the user code to compare, and the link to the approval page. It carries no
+ * text the requester chose (client name, host name): anyone can ask for this mail to be sent to anyone.
+ */
+export function deviceLoginMail(to: string, userCode: string, link: string): MailContent {
   return {
     to,
     subject: `Sign in to svc: code ${userCode}`,
     text: [
-      `${where} asks to sign in to svc as ${to}.`,
+      `Someone, hopefully you, ran \`svc login --email ${to}\` and asks to sign in to svc.`,
       '',
       `Code: ${userCode}`,
-      'Check that it matches the code in your terminal, then open this link to approve:',
+      'Open this link, check that the code matches the one in YOUR terminal, then approve:',
       link,
       '',
-      'The link works for 15 minutes. If you did not ask for this, ignore this mail: nothing happens until you click.',
+      'The link works for 15 minutes. If you did not run svc login yourself, ignore this mail: nothing happens until you click Approve.',
     ].join('\n'),
     html: layout(
       'Sign in to svc',
       [
-        `${escape(where)} asks to sign in to svc as <b>${escape(to)}</b>.`,
-        `Code: <b style="font-family:monospace;font-size:18px">${escape(userCode)}</b><br>Check that it matches the code in your terminal.`,
+        `Someone, hopefully you, ran <code>svc login --email</code> and asks to sign in to svc as <b>${escape(to)}</b>.`,
+        `Code: <b style="font-family:monospace;font-size:18px">${escape(userCode)}</b><br>Check that it matches the code in <b>your</b> terminal before approving.`,
       ],
       link,
       'Review and approve',

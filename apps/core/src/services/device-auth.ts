@@ -80,6 +80,7 @@ export function createDeviceAuthService({ store, identity, loginLinks, mailer, r
 
   return {
     async start(input: StartDeviceAuthorizationInput, client: ClientInfo): Promise<DeviceAuthorization> {
+      await rateLimits.consume('deviceStart', client.ip, 'sign-in requests from your address');
       if (input.email) await loginLinks.checkMailLimits(input.email, client.ip);
       const now = clock();
       const deviceCode = randomBytes(32).toString('base64url');
@@ -109,7 +110,7 @@ export function createDeviceAuthService({ store, identity, loginLinks, mailer, r
       let mail;
       if (input.email) {
         const link = loginLinks.issue(input.email, `/device?user_code=${formatted}`);
-        mail = { link: link.record, mail: mailer.compose(deviceLoginMail(link.record.email, formatted, link.url, record.clientName, record.clientHostname)) };
+        mail = { link: link.record, mail: mailer.compose(deviceLoginMail(link.record.email, formatted, link.url)) };
       }
       await store.deviceAuthorizations.create(record, mail);
       if (mail) void mailer.loop.kick();

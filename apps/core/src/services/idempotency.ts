@@ -7,6 +7,12 @@ const keyLifetimeMs = 24 * 60 * 60 * 1000;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: WireError };
 
+/**
+ * Whether an answer is final, so a retry must get it again. A 429 or a 5xx is not (waiting or retrying may
+ * change it), nor is a missing sender (the owner may configure one): those are answered afresh.
+ */
+const isFinal = (error: DomainError) => error.status < 500 && error.status !== 429 && error.code !== 'sender_not_configured';
+
 export interface IdempotencyScope {
   workspaceId: string;
   operation: string;
@@ -16,7 +22,7 @@ export interface IdempotencyScope {
 }
 
 /**
- * Idempotency-Key handling (as Stripe and the IETF draft do): the first answer to a key, success or
+ * Idempotency-Key handling (as Stripe and the IETF draft do): the first final answer to a key, success or
  * client error, is stored for 24 hours and replayed to retries, which neither re-send nor spend an attempt.
  * The same key with a different request is 422 `idempotency_key_reused`.
  */
@@ -42,7 +48,7 @@ export function createIdempotency(store: Store, clock: Clock) {
     try {
       outcome = { ok: true, value: await run() };
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof DomainError) || !isFinal(error)) throw error;
       outcome = { ok: false, error: error.toWire() };
     }
     await store.idempotency.put(scope.workspaceId, scope.operation, scope.key, { requestHash, response: JSON.stringify(outcome) }, isoNow(clock));

@@ -55,7 +55,7 @@ export function createLoginLinkService({ store, identity, sessions, mailer, rate
     async checkMailLimits(email: string, ip: string): Promise<void> {
       if (!mailer.available) throw new DomainError('email_not_configured', 'this server cannot send mail (no SMTP_URL)');
       await rateLimits.consume('mailPerIp', ip, 'sign-in mails from your address');
-      await rateLimits.consume('mailPerAddress', email.toLowerCase(), 'sign-in mails to this address');
+      await rateLimits.consume('mailPerAddress', email.trim().toLowerCase(), 'sign-in mails to this address');
     },
 
     /** The console's "mail me a sign-in link". */

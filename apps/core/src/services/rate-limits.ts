@@ -9,6 +9,8 @@ export function createRateLimits() {
   const limiters = {
     /** User-code entries on the approval pages, per client IP. */
     userCodeEntry: new RateLimiterMemory({ keyPrefix: 'user-code', points: 10, duration: 600 }),
+    /** Device authorizations started, per client IP. */
+    deviceStart: new RateLimiterMemory({ keyPrefix: 'device-start', points: 30, duration: 600 }),
     /** Sign-in mails per address, and per client IP. */
     mailPerAddress: new RateLimiterMemory({ keyPrefix: 'mail-address', points: 5, duration: 900 }),
     mailPerIp: new RateLimiterMemory({ keyPrefix: 'mail-ip', points: 20, duration: 900 }),

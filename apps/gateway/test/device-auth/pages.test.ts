@@ -87,6 +87,13 @@ describe('the approval page', () => {
     expect((await poll(device_code)).error).toBe('access_denied');
   });
 
+  it('rate limits sign-in requests per IP', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await start()).status);
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
   it('rate limits wrong user codes per IP', async () => {
     const browser = new BrowserSession(platform.url);
     await signIn(browser, 'ada@example.com');
@@ -105,6 +112,7 @@ describe('mailed links', () => {
     expect(mail.to).toContain('new.user@example.com');
     expect(mail.subject).toContain(started.body.user_code);
     expect(mail.text).toContain(started.body.user_code);
+    expect(mail.text + mail.html).not.toContain('laptop'); // nothing the requester chose goes into the mail
     const link = new URL(linkIn(mail));
     expect(link.origin).toBe(platform.url);
 

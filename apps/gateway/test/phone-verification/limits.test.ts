@@ -68,6 +68,18 @@ describe('Idempotency-Key', () => {
     expect((await verify(code, 'v-2'))).toMatchObject({ status: 200, body: { verified: true } });
   });
 
+  it('answers a 429 afresh: a retry with the same key after the wait succeeds', async () => {
+    const clock = fakeClock();
+    world = await verificationWorld({ clock: clock.now });
+    await create();
+    const early = await create(number, { 'idempotency-key': 'later' });
+    expect(early.status).toBe(429);
+    clock.advance(30);
+    const retry = await create(number, { 'idempotency-key': 'later' });
+    expect(retry.status).toBe(201);
+    expect(await create(number, { 'idempotency-key': 'later' })).toMatchObject({ status: 201, body: retry.body });
+  });
+
   it('answers two concurrent requests with one key once', async () => {
     world = await verificationWorld();
     const [a, b] = await Promise.all([create(number, { 'idempotency-key': 'race' }), create(number, { 'idempotency-key': 'race' })]);

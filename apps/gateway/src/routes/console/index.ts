@@ -56,7 +56,7 @@ export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger):
   }));
 
   routes.post('/login', pageRoute(async (req, res) => {
-    checkLoginCsrf(req);
+    checkLoginCsrf(req, secure);
     const { email, next } = req.body as { email?: string; next?: string };
     await core.consoleAuth.requestLink.mutate({ email: email ?? '', next, ip: clientIp(req) }, sessionCaller(req));
     res.type('html').send(page('Check your mail', html`<h1>Check your mail</h1><p>We sent a sign-in link to <b>${email ?? ''}</b>. It works once, for 15 minutes.</p>`));
@@ -75,7 +75,7 @@ export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger):
   }));
 
   routes.post('/auth/link/:token', pageRoute(async (req, res) => {
-    checkLoginCsrf(req);
+    checkLoginCsrf(req, secure);
     const signedInNow = await core.consoleAuth.redeemLink.mutate({ token: String(req.params.token) }, sessionCaller(req));
     setSession(res, signedInNow.sessionToken, signedInNow.expiresAt, secure);
     res.redirect(303, signedInNow.next);

@@ -5,7 +5,8 @@ import type { Request, Response } from 'express';
 import type { CoreClient } from '../../core-client.ts';
 
 export const sessionCookie = 'svc_session';
-const loginCsrfCookie = 'svc_login_csrf';
+/** `__Host-` (https only) keeps a sibling subdomain from planting the cookie and defeating the double submit. */
+const loginCsrfCookie = (secure: boolean) => (secure ? '__Host-svc_login_csrf' : 'svc_login_csrf');
 
 export const cookies = (req: Request) => parse(req.headers.cookie ?? '');
 
@@ -48,15 +49,15 @@ export function checkCsrf(req: Request, expected: string): void {
  * token held in a cookie, so another site cannot sign a browser into an account of its choosing.
  */
 export function loginCsrf(req: Request, res: Response, secure: boolean): string {
-  const existing = cookies(req)[loginCsrfCookie];
+  const existing = cookies(req)[loginCsrfCookie(secure)];
   if (existing) return existing;
   const token = randomBytes(24).toString('base64url');
-  res.append('Set-Cookie', serialize(loginCsrfCookie, token, { httpOnly: true, sameSite: 'lax', secure, path: '/' }));
+  res.append('Set-Cookie', serialize(loginCsrfCookie(secure), token, { httpOnly: true, sameSite: 'lax', secure, path: '/' }));
   return token;
 }
 
-export function checkLoginCsrf(req: Request): void {
-  if (!sameToken((req.body as Record<string, string> | undefined)?.csrf_token, cookies(req)[loginCsrfCookie])) {
+export function checkLoginCsrf(req: Request, secure: boolean): void {
+  if (!sameToken((req.body as Record<string, string> | undefined)?.csrf_token, cookies(req)[loginCsrfCookie(secure)])) {
     throw new DomainError('invalid_csrf_token', 'this form expired or did not come from svc; reload the page and try again');
   }
 }
