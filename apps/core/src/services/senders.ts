@@ -21,6 +21,10 @@ export function webhookUrl(config: CoreConfig, kind: SenderKind, workspaceSlug: 
 }
 
 export function createSenderService(store: Store, keyring: Keyring, config: CoreConfig, clock: Clock) {
+  // Every code sent reads its workspace's sender twice (create, delivery). Core is the single writer of senders,
+  // so this cache of decrypted senders only needs clearing where it writes one.
+  const resolved = new Map<string, ResolvedSender | undefined>();
+
   return {
     /** Replaces the workspace's sender; secret fields are sealed, the rest kept as given. */
     async put(workspaceId: string, input: SenderInput): Promise<void> {
@@ -31,6 +35,7 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
         if ((senderSecretFields as readonly string[]).includes(name)) secrets[name] = String(value);
         else visible[name] = String(value);
       }
+      resolved.delete(workspaceId);
       await store.senders.put({
         workspaceId,
         kind: input.kind,
@@ -59,10 +64,16 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
 
     /** The sender to send with; in local mode a workspace without one uses the dev sender. */
     async resolve(workspaceId: string): Promise<ResolvedSender | undefined> {
+      if (resolved.has(workspaceId)) return resolved.get(workspaceId);
       const record = await store.senders.get(workspaceId);
-      if (!record) return config.localMode ? { kind: 'dev', config: {} } : undefined;
-      const secrets = record.secretsSealed ? (JSON.parse(keyring.decrypt(record.secretsSealed)) as Record<string, string>) : {};
-      return { kind: record.kind, config: { ...record.config, ...secrets } };
+      const secrets = record?.secretsSealed ? (JSON.parse(keyring.decrypt(record.secretsSealed)) as Record<string, string>) : {};
+      const sender: ResolvedSender | undefined = record
+        ? { kind: record.kind, config: { ...record.config, ...secrets } }
+        : config.localMode
+          ? { kind: 'dev', config: {} }
+          : undefined;
+      if (sender) resolved.set(workspaceId, sender);
+      return sender;
     },
   };
 }
