@@ -6,6 +6,7 @@ import { globalOptions, requireCredential } from '../context.ts';
 import { CliError, exitCodes } from '../errors.ts';
 import { printJson, printTable } from '../output.ts';
 import { findRepoRoot, gitState } from '../repo.ts';
+import { readStdin } from '../stdin.ts';
 import { resolveWorkspace } from '../workspace.ts';
 
 interface Deployment {
@@ -23,12 +24,6 @@ async function workspaceApi(command: Command) {
 
 const describeVersion = (v: VersionView) =>
   `v${v.number} (${v.content_hash.slice(0, 19)}${v.git_commit ? `, commit ${v.git_commit.slice(0, 7)}` : ''}, by ${v.author})`;
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-}
 
 export function registerAgents(program: Command): void {
   program
@@ -81,7 +76,7 @@ export function registerAgents(program: Command): void {
     .action(async (name: string, opts: { env: string }, command: Command) => {
       const { api, base } = await workspaceApi(command);
       if (process.stdin.isTTY) process.stderr.write(`Value of ${name} (then Ctrl-D): `);
-      const value = await readStdin();
+      const value = (await readStdin()).replace(/\r?\n$/, '');
       if (!value) throw new CliError('the value is empty: pipe it on stdin', exitCodes.usage);
       await api.request('PUT', `${base}/environments/${encodeURIComponent(opts.env)}/secrets/${encodeURIComponent(name)}`, { value });
       process.stdout.write(`Set ${name} in ${opts.env}.\n`);

@@ -4,13 +4,12 @@ import { Api } from '../api.ts';
 import { globalOptions, requireCredential } from '../context.ts';
 import { CliError, exitCodes } from '../errors.ts';
 import { printJson } from '../output.ts';
+import { readStdin } from '../stdin.ts';
 import { resolveWorkspace } from '../workspace.ts';
 
-async function readStdin(): Promise<string> {
+async function secretFromStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new CliError('a secret given as "-" is read from stdin; pipe it in', exitCodes.usage);
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').trim();
+  return (await readStdin()).trim();
 }
 
 /** Secret options take the value itself or "-" to read it from stdin (kept out of shell history). */
@@ -19,7 +18,7 @@ async function secrets(values: Record<string, string | undefined>): Promise<Reco
   if (fromStdin.length > 1) throw new CliError('only one secret can be read from stdin', exitCodes.usage);
   const resolved: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined) resolved[name] = value === '-' ? await readStdin() : value;
+    if (value !== undefined) resolved[name] = value === '-' ? await secretFromStdin() : value;
   }
   return resolved;
 }
