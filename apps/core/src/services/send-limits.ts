@@ -1,11 +1,10 @@
 import { DomainError } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
+import { hourOf } from '../store/messaging-store.ts';
 import type { Store } from '../store/store.ts';
 
 const hourMs = 3_600_000;
 
-/** The start of the clock hour `at` falls in, as the hourly send counter keys it. */
-export const hourOf = (at: Date): string => new Date(Math.floor(at.getTime() / hourMs) * hourMs).toISOString();
 
 function limited(message: string, retryAfter: number): DomainError {
   return new DomainError('send_limit_exceeded', message, {
@@ -35,7 +34,7 @@ export async function enforceSendLimits(
     const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000));
     throw limited(`${numberLimit} codes per ${numberWindowSeconds / 60} minutes already sent to this number; retry in ${retryAfter} s`, retryAfter);
   }
-  const hour = hourOf(now);
+  const hour = hourOf(now.toISOString());
   if ((await store.outbox.sendsInHour(workspaceId, hour)) >= workspaceHourlyLimit) {
     const retryAfter = Math.max(1, Math.ceil((Date.parse(hour) + hourMs - now.getTime()) / 1000));
     throw limited(`this workspace sent its ${workspaceHourlyLimit} codes for this hour; retry in ${retryAfter} s`, retryAfter);

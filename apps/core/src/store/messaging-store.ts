@@ -1,5 +1,10 @@
 import type { DeliveryStatus, SenderKind } from '@svc/domain';
 
+const hourMs = 3_600_000;
+
+/** The start of the clock hour an ISO time falls in: how the workspace's hourly send counter is keyed. */
+export const hourOf = (iso: string): string => new Date(Math.floor(Date.parse(iso) / hourMs) * hourMs).toISOString();
+
 export interface PhoneVerification {
   id: string;
   workspaceId: string;

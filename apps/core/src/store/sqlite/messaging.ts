@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, type Placeholder, sql, type Table } from 'drizzle-orm';
-import type { MessagingStore, NewOutboxMessage } from '../messaging-store.ts';
+import { hourOf, type MessagingStore, type NewOutboxMessage } from '../messaging-store.ts';
 import type { SqliteDb } from './database.ts';
 import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
 
@@ -10,8 +10,6 @@ const outboxRow = (message: NewOutboxMessage) => ({
   nextAttemptAt: message.createdAt,
 });
 
-const hourMs = 3_600_000;
-const hourOf = (iso: string) => new Date(Math.floor(Date.parse(iso) / hourMs) * hourMs).toISOString();
 const p = sql.placeholder;
 
 /** `{ column: placeholder('column') }` for every column: an insert prepared once, run with a row. */
