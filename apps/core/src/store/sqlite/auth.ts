@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import type { SqliteDb } from './database.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
@@ -90,9 +90,8 @@ export function createSqliteAuth(db: SqliteDb): AuthStore {
         db.update(mailOutbox).set({ status: 'sent', sentAt: at, bodySealed: null }).where(eq(mailOutbox.id, id)).run();
       },
       async markRetry(id, nextAttemptAt, error) {
-        const row = db.select({ attempts: mailOutbox.attempts }).from(mailOutbox).where(eq(mailOutbox.id, id)).get();
         db.update(mailOutbox)
-          .set({ nextAttemptAt, lastError: error, attempts: (row?.attempts ?? 0) + 1 })
+          .set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1` })
           .where(eq(mailOutbox.id, id))
           .run();
       },
