@@ -10,6 +10,9 @@ export interface CallOptions {
   context: { authorization: string | undefined; session?: string | undefined };
 }
 
+/** Call options for core calls made on nobody's behalf (public endpoints, provider webhooks, dev pages). */
+export const anonymous: CallOptions = { context: { authorization: undefined } };
+
 /**
  * The gateway's link to core, in tRPC's httpLink protocol (a query is `GET <path>?input=<json>`, a mutation a POST
  * of the JSON input), over undici's request API and a keep-alive pool. It replaces httpLink, whose fetch-shaped

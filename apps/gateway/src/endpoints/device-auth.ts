@@ -9,11 +9,11 @@ import {
   startDeviceAuthorizationInput,
 } from '@svc/domain';
 import { z } from 'zod';
+import { anonymous } from '../core-client.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { clientIp } from '../http/mount.ts';
 
 const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
-const noCaller = { context: { authorization: undefined } };
 
 export const deviceAuthEndpoints = [
   endpoint({
@@ -32,7 +32,7 @@ export const deviceAuthEndpoints = [
     response: { description: 'The codes and where to approve them', schema: deviceAuthorization },
     errors: ['email_not_configured', 'rate_limited'],
     handle: ({ core, body, req }) =>
-      core.deviceAuth.start.mutate({ ...body, client: { ip: clientIp(req), user_agent: req.get('user-agent') ?? '' } }, noCaller),
+      core.deviceAuth.start.mutate({ ...body, client: { ip: clientIp(req), user_agent: req.get('user-agent') ?? '' } }, anonymous),
   }),
   endpoint({
     method: 'post',
@@ -54,7 +54,7 @@ export const deviceAuthEndpoints = [
       if (body.grant_type !== undefined && body.grant_type !== deviceCodeGrantType) {
         throw new DomainError('unsupported_grant_type', `grant_type must be ${deviceCodeGrantType}`);
       }
-      return core.deviceAuth.token.mutate({ device_code: body.device_code }, noCaller);
+      return core.deviceAuth.token.mutate({ device_code: body.device_code }, anonymous);
     },
   }),
   endpoint({

@@ -1,8 +1,7 @@
 import express, { Router } from 'express';
-import type { CoreClient } from '../core-client.ts';
+import { anonymous, type CoreClient } from '../core-client.ts';
 import { maxBodyBytes } from '../http/json-body.ts';
 
-const noCaller = { context: { authorization: undefined } };
 
 /**
  * Provider status callbacks. Bodies stay raw: signatures are computed over the exact bytes (Meta)
@@ -20,7 +19,7 @@ export function webhookRoutes(core: CoreClient, publicUrl: string): Router {
         token: String(req.query['hub.verify_token'] ?? ''),
         challenge: String(req.query['hub.challenge'] ?? ''),
       },
-      noCaller,
+      anonymous,
     );
     res.type('text/plain').send(challenge);
   });
@@ -29,7 +28,7 @@ export function webhookRoutes(core: CoreClient, publicUrl: string): Router {
     const rawBody = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     const result = await core.providerWebhooks.whatsapp.mutate(
       { workspace: req.params.workspace, rawBody, signature: req.get('x-hub-signature-256') },
-      noCaller,
+      anonymous,
     );
     res.json(result);
   });
@@ -43,7 +42,7 @@ export function webhookRoutes(core: CoreClient, publicUrl: string): Router {
         rawBody,
         signature: req.get('x-twilio-signature'),
       },
-      noCaller,
+      anonymous,
     );
     res.json(result);
   });
