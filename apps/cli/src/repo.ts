@@ -7,8 +7,14 @@ import { parse } from 'yaml';
 
 const run = promisify(execFile);
 
+/**
+ * Where the user ran the command: `pnpm svc` (and any package-manager script) runs from the package's folder,
+ * and says where it was called from in INIT_CWD.
+ */
+const invokedFrom = () => process.env.INIT_CWD || process.cwd();
+
 /** The nearest folder upwards from `from` that holds an `svc.yaml`. */
-export function findRepoRoot(from = process.cwd()): string | undefined {
+export function findRepoRoot(from = invokedFrom()): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'svc.yaml'))) return dir;
     if (dirname(dir) === dir) return undefined;

@@ -79,3 +79,9 @@ it('finds no workspace outside a repository without --workspace', async () => {
   expect(res.code).toBe(2);
   expect(res.stderr).toContain('svc.yaml');
 });
+
+it('finds svc.yaml from where `pnpm svc` was called (INIT_CWD), not from the folder pnpm runs it in', async () => {
+  const res = await runSvc(['envs'], { ...env, INIT_CWD: join(repo, 'agents') }, undefined, tempDir('svc-elsewhere-'));
+  expect(res.code).toBe(0);
+  expect(res.stdout).toContain('feat-refund-flow');
+});
