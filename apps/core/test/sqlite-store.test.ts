@@ -31,3 +31,38 @@ it('keeps its data across a reopen', async () => {
   expect(await second.users.findByEmail('a@example.com')).toBeDefined();
   second.close();
 });
+
+it('commits the writes of one turn together: each one is on disk when its promise resolves', async () => {
+  const file = tempFile();
+  const store = createSqliteStore(file);
+  const reader = new Database(file, { readonly: true });
+  const emails = Array.from({ length: 20 }, (_, i) => `user${i}@example.com`);
+  const writes = emails.map((email, i) => store.users.create({ id: `usr_${i}`, email, createdAt: '2026-01-01T00:00:00.000Z' }));
+  // Not yet committed: another connection sees none of them.
+  expect(reader.prepare('select count(*) from users').pluck().get()).toBe(0);
+  await Promise.all(writes);
+  expect(reader.prepare('select count(*) from users').pluck().get()).toBe(20);
+  reader.close();
+  store.close();
+});
+
+it('rolls back only the write that failed, and commits the rest of its group', async () => {
+  const file = tempFile();
+  const store = createSqliteStore(file);
+  const at = '2026-01-01T00:00:00.000Z';
+  await store.users.create({ id: 'usr_owner', email: 'owner@example.com', createdAt: at });
+  const [first, clash, last] = await Promise.allSettled([
+    store.users.create({ id: 'usr_a', email: 'a@example.com', createdAt: at }),
+    store.users.create({ id: 'usr_b', email: 'a@example.com', createdAt: at }), // same email: unique violation
+    store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: 'Acme', createdAt: at }, 'usr_owner'),
+  ]);
+  expect(first.status).toBe('fulfilled');
+  expect(clash.status).toBe('rejected');
+  expect(last).toMatchObject({ status: 'fulfilled', value: { slug: 'acme', role: 'owner' } });
+  store.close();
+  const reopened = createSqliteStore(file);
+  expect(await reopened.users.findById('usr_a')).toBeDefined();
+  expect(await reopened.users.findById('usr_b')).toBeUndefined();
+  expect(await reopened.workspaces.findForUser('acme', 'usr_owner')).toMatchObject({ role: 'owner' });
+  reopened.close();
+});

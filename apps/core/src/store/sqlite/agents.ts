@@ -1,12 +1,13 @@
 import { and, asc, count, desc, eq, max, sql } from 'drizzle-orm';
 import type { AgentsStore, AgentVersion } from '../agents-store.ts';
 import type { SqliteDb } from './database.ts';
+import type { Write } from './group-commit.ts';
 import { agentVersions, chatMessages, chats, environmentSecrets, environments } from './schema.ts';
 
 type VersionRow = typeof agentVersions.$inferSelect;
 const toVersion = (row: VersionRow): AgentVersion => ({ ...row, files: JSON.parse(row.files) as Record<string, string> });
 
-export function createSqliteAgents(db: SqliteDb): AgentsStore {
+export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
   const versionById = (id: string) => db.select().from(agentVersions).where(eq(agentVersions.id, id)).get();
 
   return {
@@ -24,10 +25,10 @@ export function createSqliteAgents(db: SqliteDb): AgentsStore {
         return row && row.workspaceId === workspaceId ? toVersion(row) : undefined;
       },
       async create(version) {
-        return db.transaction((tx) => {
-          const last = tx.select({ n: max(agentVersions.number) }).from(agentVersions).where(eq(agentVersions.workspaceId, version.workspaceId)).get();
+        return write(() => {
+          const last = db.select({ n: max(agentVersions.number) }).from(agentVersions).where(eq(agentVersions.workspaceId, version.workspaceId)).get();
           const row = { ...version, number: (last?.n ?? 0) + 1, files: JSON.stringify(version.files) };
-          tx.insert(agentVersions).values(row).run();
+          db.insert(agentVersions).values(row).run();
           return toVersion(row);
         });
       },
@@ -47,21 +48,27 @@ export function createSqliteAgents(db: SqliteDb): AgentsStore {
         return { name: row.name, version: version ? toVersion(version) : null, updatedAt: row.updatedAt };
       },
       async deploy(workspaceId, name, versionId, at) {
-        db.insert(environments)
-          .values({ workspaceId, name, versionId, updatedAt: at, createdAt: at })
-          .onConflictDoUpdate({ target: [environments.workspaceId, environments.name], set: { versionId, updatedAt: at } })
-          .run();
+        await write(() =>
+          db
+            .insert(environments)
+            .values({ workspaceId, name, versionId, updatedAt: at, createdAt: at })
+            .onConflictDoUpdate({ target: [environments.workspaceId, environments.name], set: { versionId, updatedAt: at } })
+            .run(),
+        );
       },
     },
     secrets: {
       async put(workspaceId, environment, name, valueSealed, at) {
-        db.insert(environmentSecrets)
-          .values({ workspaceId, environment, name, valueSealed, updatedAt: at })
-          .onConflictDoUpdate({
-            target: [environmentSecrets.workspaceId, environmentSecrets.environment, environmentSecrets.name],
-            set: { valueSealed, updatedAt: at },
-          })
-          .run();
+        await write(() =>
+          db
+            .insert(environmentSecrets)
+            .values({ workspaceId, environment, name, valueSealed, updatedAt: at })
+            .onConflictDoUpdate({
+              target: [environmentSecrets.workspaceId, environmentSecrets.environment, environmentSecrets.name],
+              set: { valueSealed, updatedAt: at },
+            })
+            .run(),
+        );
       },
       async list(workspaceId, environment) {
         return db
@@ -81,7 +88,7 @@ export function createSqliteAgents(db: SqliteDb): AgentsStore {
     },
     chats: {
       async create(chat) {
-        db.insert(chats).values(chat).run();
+        await write(() => db.insert(chats).values(chat).run());
       },
       async get(workspaceId, id) {
         return db.select().from(chats).where(and(eq(chats.id, id), eq(chats.workspaceId, workspaceId))).get();
@@ -104,8 +111,8 @@ export function createSqliteAgents(db: SqliteDb): AgentsStore {
         return row?.n ?? 0;
       },
       async addMessages(messages) {
-        db.transaction((tx) => {
-          for (const m of messages) tx.insert(chatMessages).values({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) }).run();
+        await write(() => {
+          for (const m of messages) db.insert(chatMessages).values({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) }).run();
         });
       },
       async messages(chatId) {

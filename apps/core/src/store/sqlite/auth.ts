@@ -1,22 +1,23 @@
 import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import type { SqliteDb } from './database.ts';
+import type { Write } from './group-commit.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
 
 const mailRow = (mail: NewMail) => ({ ...mail, status: 'pending' as const, attempts: 0, nextAttemptAt: mail.createdAt });
 
-export function createSqliteAuth(db: SqliteDb): AuthStore {
-  const insertLinkAndMail = (tx: Pick<SqliteDb, 'insert'>, link: LoginLinkRecord, mail: NewMail) => {
-    tx.insert(loginLinks).values(link).run();
-    tx.insert(mailOutbox).values(mailRow(mail)).run();
+export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
+  const insertLinkAndMail = (link: LoginLinkRecord, mail: NewMail) => {
+    db.insert(loginLinks).values(link).run();
+    db.insert(mailOutbox).values(mailRow(mail)).run();
   };
 
   return {
     deviceAuthorizations: {
       async create(record, mail) {
-        db.transaction((tx) => {
-          tx.insert(deviceAuthorizations).values(record).run();
-          if (mail) insertLinkAndMail(tx, mail.link, mail.mail);
+        await write(() => {
+          db.insert(deviceAuthorizations).values(record).run();
+          if (mail) insertLinkAndMail(mail.link, mail.mail);
         });
       },
       async findByDeviceCodeHash(hash) {
@@ -26,28 +27,32 @@ export function createSqliteAuth(db: SqliteDb): AuthStore {
         return db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.userCode, userCode)).get();
       },
       async update(id, changes) {
-        db.update(deviceAuthorizations).set(changes).where(eq(deviceAuthorizations.id, id)).run();
+        await write(() => db.update(deviceAuthorizations).set(changes).where(eq(deviceAuthorizations.id, id)).run());
       },
       async decide(id, status, userId, at) {
-        const result = db
-          .update(deviceAuthorizations)
-          .set({ status, userId, decidedAt: at })
-          .where(and(eq(deviceAuthorizations.id, id), eq(deviceAuthorizations.status, 'pending')))
-          .run();
+        const result = await write(() =>
+          db
+            .update(deviceAuthorizations)
+            .set({ status, userId, decidedAt: at })
+            .where(and(eq(deviceAuthorizations.id, id), eq(deviceAuthorizations.status, 'pending')))
+            .run(),
+        );
         return result.changes > 0;
       },
       async spend(id, tokenId) {
-        const result = db
-          .update(deviceAuthorizations)
-          .set({ status: 'spent', tokenId })
-          .where(and(eq(deviceAuthorizations.id, id), eq(deviceAuthorizations.status, 'approved')))
-          .run();
+        const result = await write(() =>
+          db
+            .update(deviceAuthorizations)
+            .set({ status: 'spent', tokenId })
+            .where(and(eq(deviceAuthorizations.id, id), eq(deviceAuthorizations.status, 'approved')))
+            .run(),
+        );
         return result.changes > 0;
       },
     },
     sessions: {
       async create(session) {
-        db.insert(sessions).values(session).run();
+        await write(() => db.insert(sessions).values(session).run());
       },
       async findByTokenHash(hash, now) {
         return db
@@ -57,22 +62,24 @@ export function createSqliteAuth(db: SqliteDb): AuthStore {
           .get();
       },
       async delete(tokenHash) {
-        db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run();
+        await write(() => db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run());
       },
     },
     loginLinks: {
       async create(link, mail) {
-        db.transaction((tx) => insertLinkAndMail(tx, link, mail));
+        await write(() => insertLinkAndMail(link, mail));
       },
       async findByTokenHash(hash) {
         return db.select().from(loginLinks).where(eq(loginLinks.tokenHash, hash)).get();
       },
       async use(id, at) {
-        const result = db
-          .update(loginLinks)
-          .set({ usedAt: at })
-          .where(and(eq(loginLinks.id, id), isNull(loginLinks.usedAt)))
-          .run();
+        const result = await write(() =>
+          db
+            .update(loginLinks)
+            .set({ usedAt: at })
+            .where(and(eq(loginLinks.id, id), isNull(loginLinks.usedAt)))
+            .run(),
+        );
         return result.changes > 0;
       },
     },
@@ -87,21 +94,24 @@ export function createSqliteAuth(db: SqliteDb): AuthStore {
           .all();
       },
       async markSent(id, at) {
-        db.update(mailOutbox).set({ status: 'sent', sentAt: at, bodySealed: null }).where(eq(mailOutbox.id, id)).run();
+        await write(() => db.update(mailOutbox).set({ status: 'sent', sentAt: at, bodySealed: null }).where(eq(mailOutbox.id, id)).run());
       },
       async markRetry(id, nextAttemptAt, error) {
-        db.update(mailOutbox)
-          .set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1` })
-          .where(eq(mailOutbox.id, id))
-          .run();
+        await write(() =>
+          db
+            .update(mailOutbox)
+            .set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1` })
+            .where(eq(mailOutbox.id, id))
+            .run(),
+        );
       },
       async markFailed(id, error) {
-        db.update(mailOutbox).set({ status: 'failed', lastError: error, bodySealed: null }).where(eq(mailOutbox.id, id)).run();
+        await write(() => db.update(mailOutbox).set({ status: 'failed', lastError: error, bodySealed: null }).where(eq(mailOutbox.id, id)).run());
       },
     },
     devMails: {
       async add(mail) {
-        db.insert(devMails).values(mail).run();
+        await write(() => db.insert(devMails).values(mail).run());
       },
       async list(limit) {
         return db.select().from(devMails).orderBy(desc(devMails.createdAt), desc(devMails.id)).limit(limit).all();

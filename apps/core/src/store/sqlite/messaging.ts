@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, type Placeholder, sql, type Table } from 'drizzle-orm';
 import { hourOf, type MessagingStore, type NewOutboxMessage } from '../messaging-store.ts';
 import type { SqliteDb } from './database.ts';
+import type { Write } from './group-commit.ts';
 import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
 
 const outboxRow = (message: NewOutboxMessage) => ({
@@ -20,7 +21,7 @@ function placeholders<T extends Table>(table: T): Record<keyof T['_']['columns']
   >;
 }
 
-export function createSqliteMessaging(db: SqliteDb): MessagingStore {
+export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStore {
   // The statements on every create and verify are compiled once.
   const verificationById = db
     .select()
@@ -113,7 +114,7 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
     .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.deliveryStatus, 'queued')))
     .prepare();
 
-  /** Queues a message and counts it in its workspace's hour; call inside a transaction. */
+  /** Queues a message and counts it in its workspace's hour; call inside a write. */
   const queue = (message: NewOutboxMessage) => {
     insertMessage.run({ ...outboxRow(message), lastError: null, providerMessageId: null, sentAt: null });
     countSend.run({ workspaceId: message.workspaceId, hour: hourOf(message.createdAt) });
@@ -129,7 +130,7 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
     id: string,
     outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string },
   ) =>
-    db.transaction(() => {
+    write(() => {
       const error = outcome.error ?? null;
       const message = finishMessage.get({
         id,
@@ -144,18 +145,18 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
   return {
     verifications: {
       async create(verification, message) {
-        db.transaction(() => {
+        await write(() => {
           insertVerification.run({ ...verification });
           if (message) queue(message);
         });
       },
       async resend(id, resend, message) {
-        return db.transaction((tx) => {
-          tx.update(messageOutbox)
+        return write(() => {
+          db.update(messageOutbox)
             .set({ status: 'superseded', codeSealed: null })
             .where(and(eq(messageOutbox.verificationId, id), eq(messageOutbox.status, 'pending')))
             .run();
-          const updated = tx
+          const updated = db
             .update(phoneVerifications)
             .set({
               ...resend,
@@ -178,10 +179,10 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
         return pendingForNumber.get({ workspaceId, phoneNumber, now });
       },
       async recordFailedAttempt(id, blockAt) {
-        return failAttempt.get({ id, blockAt }) ?? getVerification(id);
+        return write(() => failAttempt.get({ id, blockAt }) ?? getVerification(id));
       },
       async markVerified(id, at) {
-        return verify.run({ id, at }).changes > 0;
+        return (await write(() => verify.run({ id, at }))).changes > 0;
       },
     },
     outbox: {
@@ -195,25 +196,31 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
         return dueMessages.all({ now, limit });
       },
       async markSent(id, providerMessageId, at) {
-        finish(id, { status: 'sent', providerMessageId, at });
+        await finish(id, { status: 'sent', providerMessageId, at });
       },
       async markFailed(id, error, at) {
-        finish(id, { status: 'failed', error, at });
+        await finish(id, { status: 'failed', error, at });
       },
       async markRetry(id, nextAttemptAt, error) {
-        db.update(messageOutbox)
-          .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1` })
-          .where(eq(messageOutbox.id, id))
-          .run();
+        await write(() =>
+          db
+            .update(messageOutbox)
+            .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1` })
+            .where(eq(messageOutbox.id, id))
+            .run(),
+        );
       },
       async findByProviderMessageId(providerMessageId) {
         return db.select().from(messageOutbox).where(eq(messageOutbox.providerMessageId, providerMessageId)).get();
       },
       async setDeliveryStatus(verificationId, status, error, at) {
-        db.update(phoneVerifications)
-          .set({ deliveryStatus: status, deliveryError: error, deliveryUpdatedAt: at })
-          .where(eq(phoneVerifications.id, verificationId))
-          .run();
+        await write(() =>
+          db
+            .update(phoneVerifications)
+            .set({ deliveryStatus: status, deliveryError: error, deliveryUpdatedAt: at })
+            .where(eq(phoneVerifications.id, verificationId))
+            .run(),
+        );
       },
     },
     senders: {
@@ -223,7 +230,7 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
       },
       async put(sender) {
         const row = { ...sender, config: JSON.stringify(sender.config) };
-        db.insert(senders).values(row).onConflictDoUpdate({ target: senders.workspaceId, set: row }).run();
+        await write(() => db.insert(senders).values(row).onConflictDoUpdate({ target: senders.workspaceId, set: row }).run());
       },
     },
     testNumbers: {
@@ -239,15 +246,15 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
         return testNumberOf.get({ workspaceId, phoneNumber });
       },
       async replace(workspaceId, numbers, at) {
-        db.transaction((tx) => {
-          tx.delete(testNumbers).where(eq(testNumbers.workspaceId, workspaceId)).run();
-          for (const number of numbers) tx.insert(testNumbers).values({ ...number, workspaceId, createdAt: at }).run();
+        await write(() => {
+          db.delete(testNumbers).where(eq(testNumbers.workspaceId, workspaceId)).run();
+          for (const number of numbers) db.insert(testNumbers).values({ ...number, workspaceId, createdAt: at }).run();
         });
       },
     },
     devMessages: {
       async add(message) {
-        db.insert(devMessages).values(message).run();
+        await write(() => db.insert(devMessages).values(message).run());
       },
       async list(limit) {
         return db.select().from(devMessages).orderBy(desc(devMessages.createdAt), desc(devMessages.id)).limit(limit).all();
@@ -270,13 +277,16 @@ export function createSqliteMessaging(db: SqliteDb): MessagingStore {
       },
       async put(workspaceId, operation, key, stored, at) {
         const row = { workspaceId, operation, key, ...stored, createdAt: at };
-        db.insert(idempotencyKeys)
-          .values(row)
-          .onConflictDoUpdate({ target: [idempotencyKeys.workspaceId, idempotencyKeys.operation, idempotencyKeys.key], set: row })
-          .run();
+        await write(() =>
+          db
+            .insert(idempotencyKeys)
+            .values(row)
+            .onConflictDoUpdate({ target: [idempotencyKeys.workspaceId, idempotencyKeys.operation, idempotencyKeys.key], set: row })
+            .run(),
+        );
       },
       async purge(before) {
-        db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, before)).run();
+        await write(() => db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, before)).run());
       },
     },
   };

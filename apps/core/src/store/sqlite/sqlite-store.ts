@@ -3,6 +3,7 @@ import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
+import { groupCommit } from './group-commit.ts';
 import { createSqliteMessaging } from './messaging.ts';
 import { developerTokens, memberships, users, workspaces } from './schema.ts';
 
@@ -22,6 +23,7 @@ function isUniqueViolation(error: unknown): boolean {
 /** The local-mode store: one SQLite file through drizzle and better-sqlite3. */
 export function createSqliteStore(file: string): Store {
   const db = openDatabase(file);
+  const { write, flush } = groupCommit(db.$client);
 
   const membershipQuery = () =>
     db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
@@ -39,12 +41,12 @@ export function createSqliteStore(file: string): Store {
     .prepare();
 
   return {
-    ...createSqliteMessaging(db),
-    ...createSqliteAuth(db),
-    ...createSqliteAgents(db),
+    ...createSqliteMessaging(db, write),
+    ...createSqliteAuth(db, write),
+    ...createSqliteAgents(db, write),
     users: {
       async create(user) {
-        db.insert(users).values(user).run();
+        await write(() => db.insert(users).values(user).run());
         return user;
       },
       async findById(id) {
@@ -57,9 +59,9 @@ export function createSqliteStore(file: string): Store {
     workspaces: {
       async createWithOwner(workspace, ownerId) {
         try {
-          db.transaction((tx) => {
-            tx.insert(workspaces).values(workspace).run();
-            tx.insert(memberships)
+          await write(() => {
+            db.insert(workspaces).values(workspace).run();
+            db.insert(memberships)
               .values({ workspaceId: workspace.id, userId: ownerId, role: 'owner', createdAt: workspace.createdAt })
               .run();
           });
@@ -76,10 +78,13 @@ export function createSqliteStore(file: string): Store {
         return db.select(workspaceColumns).from(workspaces).where(eq(workspaces.slug, slug)).get();
       },
       async addMember(workspaceId, userId, role, at) {
-        db.insert(memberships)
-          .values({ workspaceId, userId, role, createdAt: at })
-          .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
-          .run();
+        await write(() =>
+          db
+            .insert(memberships)
+            .values({ workspaceId, userId, role, createdAt: at })
+            .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
+            .run(),
+        );
       },
       async findById(id) {
         return workspaceById.get({ id });
@@ -91,14 +96,14 @@ export function createSqliteStore(file: string): Store {
     developerTokens: {
       async create(token) {
         const row = { ...token, lastUsedAt: null, revokedAt: null };
-        db.insert(developerTokens).values(row).run();
+        await write(() => db.insert(developerTokens).values(row).run());
         return row;
       },
       async findActiveByHash(tokenHash) {
         return activeTokenByHash.get({ tokenHash });
       },
       async markUsed(id, at) {
-        db.update(developerTokens).set({ lastUsedAt: at }).where(eq(developerTokens.id, id)).run();
+        await write(() => db.update(developerTokens).set({ lastUsedAt: at }).where(eq(developerTokens.id, id)).run());
       },
       async listForUser(userId) {
         return db
@@ -109,17 +114,18 @@ export function createSqliteStore(file: string): Store {
           .all();
       },
       async revoke(id, userId, at) {
-        const result = db
-          .update(developerTokens)
-          .set({ revokedAt: at })
-          .where(
-            and(eq(developerTokens.id, id), eq(developerTokens.userId, userId), isNull(developerTokens.revokedAt)),
-          )
-          .run();
+        const result = await write(() =>
+          db
+            .update(developerTokens)
+            .set({ revokedAt: at })
+            .where(and(eq(developerTokens.id, id), eq(developerTokens.userId, userId), isNull(developerTokens.revokedAt)))
+            .run(),
+        );
         return result.changes > 0;
       },
     },
     close() {
+      flush();
       db.$client.close();
     },
   };
