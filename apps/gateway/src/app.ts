@@ -1,18 +1,15 @@
 import { DomainError } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { CoreClient } from './core-client.ts';
 import { endpoints } from './endpoints/index.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountEndpoints } from './http/mount.ts';
+import { requestLog } from './http/request-log.ts';
 import { openApiDocument } from './openapi.ts';
 import { consoleRoutes } from './routes/console/index.ts';
 import { devRoutes } from './routes/dev.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
-
-/** A request URL fit for a log: the token of a sign-in link is a credential. */
-export const withoutSecrets = (url: string) => url.replace(/\/auth\/link\/[^/?#]+/, '/auth/link/[redacted]');
 
 export interface GatewayAppOptions {
   core: CoreClient;
@@ -26,18 +23,8 @@ export function createGatewayApp({ core, publicUrl, localMode = false, log }: Ga
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(
-    pinoHttp({
-      logger: log,
-      quietReqLogger: true,
-      autoLogging: { ignore: (req) => req.url === '/healthz' },
-      // One line per request: no headers (they carry tokens), no bodies (they carry codes), no sign-in link tokens.
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: withoutSecrets(req.url) }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-    }),
-  );
+  app.set('etag', false);
+  app.use(requestLog(log));
   app.use('/webhooks', webhookRoutes(core, publicUrl));
   app.use(consoleRoutes(core, publicUrl, log));
   if (localMode) app.use('/dev', devRoutes(core));
