@@ -1,9 +1,9 @@
 import type { AppRouter } from '@svc/core';
-import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
-import { observable } from '@trpc/server/observable';
+import { type TRPCClient, TRPCClientError } from '@trpc/client';
+import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
 import { Agent, request } from 'undici';
 
-export type CoreClient = ReturnType<typeof createCoreClient>;
+export type CoreClient = TRPCClient<AppRouter>;
 
 /** Per-call options that forward the caller's credential to core. */
 export interface CallOptions {
@@ -13,39 +13,44 @@ export interface CallOptions {
 /** Call options for core calls made on nobody's behalf (public endpoints, provider webhooks, dev pages). */
 export const anonymous: CallOptions = { context: { authorization: undefined } };
 
-/**
- * The gateway's link to core, in tRPC's httpLink protocol (a query is `GET <path>?input=<json>`, a mutation a POST
- * of the JSON input), over undici's request API and a keep-alive pool. It replaces httpLink, whose fetch-shaped
- * plumbing cost more CPU than core's whole answer on the path of every API request; the typed client, errors and
- * core's procedures are tRPC's own. Each call forwards its caller's credential from `context`.
- */
-function coreLink(baseUrl: string): TRPCLink<AppRouter> {
-  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
-  return () =>
-    ({ op }) =>
-      observable((observer) => {
-        const { authorization, session } = op.context as CallOptions['context'];
-        const headers: Record<string, string> = { 'content-type': 'application/json' };
-        if (typeof authorization === 'string') headers.authorization = authorization;
-        if (typeof session === 'string') headers['x-svc-session'] = session;
-        const isQuery = op.type === 'query';
-        const query = isQuery && op.input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(op.input))}` : '';
-        request(`${baseUrl}/${op.path}${query}`, {
-          method: isQuery ? 'GET' : 'POST',
-          headers,
-          body: isQuery ? undefined : JSON.stringify(op.input ?? null),
-          dispatcher,
-        })
-          .then(async (response) => {
-            const json = (await response.body.json()) as { result?: { data?: unknown }; error?: unknown };
-            if (json.error !== undefined) throw TRPCClientError.from(json as never);
-            observer.next({ result: { type: 'data', data: json.result?.data } });
-            observer.complete();
-          })
-          .catch((cause: unknown) => observer.error(TRPCClientError.from(cause as Error)));
-      });
-}
+type Answer = { result?: { data?: unknown }; error?: unknown };
 
-export function createCoreClient(coreUrl: string) {
-  return createTRPCClient<AppRouter>({ links: [coreLink(`${coreUrl}/trpc`)] });
+/**
+ * The gateway's typed client for core: `core.verifications.create.mutate(input, options)`, typed by core's router,
+ * in tRPC's httpLink protocol (a query is `GET <path>?input=<json>`, a mutation a POST of the JSON input) over
+ * undici's request API and a keep-alive pool; each call forwards its caller's credential from `context`. Failures
+ * are tRPC's own TRPCClientError. It stands in for tRPC's client and httpLink, whose observables, abort signals
+ * and fetch-shaped plumbing cost more CPU than core's whole answer on the path of every API request.
+ */
+export function createCoreClient(coreUrl: string): CoreClient {
+  const base = `${coreUrl}/trpc`;
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+
+  async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const { authorization, session } = options?.context ?? anonymous.context;
+    if (typeof authorization === 'string') headers.authorization = authorization;
+    if (typeof session === 'string') headers['x-svc-session'] = session;
+    const isQuery = type === 'query';
+    let answer: Answer;
+    try {
+      const response = await request(`${base}/${path}${isQuery && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`, {
+        method: isQuery ? 'GET' : 'POST',
+        headers,
+        body: isQuery ? undefined : JSON.stringify(input ?? null),
+        dispatcher,
+      });
+      answer = (await response.body.json()) as Answer;
+    } catch (cause) {
+      throw TRPCClientError.from(cause as Error);
+    }
+    if (answer.error !== undefined) throw TRPCClientError.from(answer as never);
+    return answer.result?.data;
+  }
+
+  return createRecursiveProxy(({ path, args }) => {
+    const method = path.at(-1);
+    if (method !== 'query' && method !== 'mutate') throw new TypeError(`core.${path.join('.')} is not a query or a mutation`);
+    return call(method === 'query' ? 'query' : 'mutation', path.slice(0, -1).join('.'), args[0], args[1] as CallOptions | undefined);
+  }) as CoreClient;
 }
