@@ -1,4 +1,5 @@
 import type { AppRouter } from '@svc/core';
+import { DomainError, type WireError } from '@svc/domain';
 import { type TRPCClient, TRPCClientError } from '@trpc/client';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
 import { Agent, request } from 'undici';
@@ -13,13 +14,14 @@ export interface CallOptions {
 /** Call options for core calls made on nobody's behalf (public endpoints, provider webhooks, dev pages). */
 export const anonymous: CallOptions = { context: { authorization: undefined } };
 
-type Answer = { result?: { data?: unknown }; error?: unknown };
+type Answer = { result?: { data?: unknown }; error?: { data?: { svc?: WireError } } };
 
 /**
  * The gateway's typed client for core: `core.verifications.create.mutate(input, options)`, typed by core's router,
  * in tRPC's httpLink protocol (a query is `GET <path>?input=<json>`, a mutation a POST of the JSON input) over
- * undici's request API and a keep-alive pool; each call forwards its caller's credential from `context`. Failures
- * are tRPC's own TRPCClientError. It stands in for tRPC's client and httpLink, whose observables, abort signals
+ * undici's request API and a keep-alive pool; each call forwards its caller's credential from `context`. Core's
+ * answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError core threw,
+ * without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError. It stands in for tRPC's client and httpLink, whose observables, abort signals
  * and fetch-shaped plumbing cost more CPU than core's whole answer on the path of every API request.
  */
 export function createCoreClient(coreUrl: string): CoreClient {
@@ -44,7 +46,11 @@ export function createCoreClient(coreUrl: string): CoreClient {
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);
     }
-    if (answer.error !== undefined) throw TRPCClientError.from(answer as never);
+    if (answer.error !== undefined) {
+      const wire = answer.error.data?.svc;
+      if (wire && wire.code !== 'internal_error') throw DomainError.fromWire(wire);
+      throw TRPCClientError.from(answer as never);
+    }
     return answer.result?.data;
   }
 

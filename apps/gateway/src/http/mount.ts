@@ -3,7 +3,7 @@ import type { Logger } from '@svc/server-kit';
 import type { Express, Request, Response } from 'express';
 import type { CoreClient } from '../core-client.ts';
 import type { Endpoint } from './endpoint.ts';
-import { toDomainError } from './errors.ts';
+import { sendError, toDomainError } from './errors.ts';
 import { bodyParser } from './json-body.ts';
 
 /** The client IP as core's rate limits see it (the gateway trusts a proxy on loopback only). */
@@ -30,8 +30,8 @@ export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoi
         await run(ep, core, req, res);
       } catch (thrown) {
         const error = toDomainError(thrown, log);
-        if (!ep.oauthErrors?.includes(error.code)) throw error;
-        res.status(400).json({ error: error.code, error_description: error.message, ...error.details });
+        if (ep.oauthErrors?.includes(error.code)) res.status(400).json({ error: error.code, error_description: error.message, ...error.details });
+        else sendError(res, error);
       }
     });
   }
