@@ -66,3 +66,17 @@ it('rolls back only the write that failed, and commits the rest of its group', a
   expect(await reopened.workspaces.findForUser('acme', 'usr_owner')).toMatchObject({ role: 'owner' });
   reopened.close();
 });
+
+it('finds outbox messages through indexes: due ones, a verification’s, and one by its provider id', () => {
+  const file = tempFile();
+  createSqliteStore(file).close();
+  const db = new Database(file, { readonly: true });
+  const plan = (query: string) =>
+    (db.prepare(`explain query plan ${query}`).all('a', 'b') as { detail: string }[]).map((row) => row.detail).join('; ');
+  expect(plan(`select * from message_outbox where status = 'pending' and next_attempt_at <= ? limit ?`)).toContain('USING INDEX message_outbox_due_idx');
+  expect(plan(`select * from message_outbox where verification_id = ? and status = 'pending' and ? is not null`)).toContain(
+    'USING INDEX message_outbox_verification_idx',
+  );
+  expect(plan(`select * from message_outbox where provider_message_id = ? and ? is not null`)).toContain('USING INDEX message_outbox_provider_idx');
+  db.close();
+});

@@ -91,7 +91,8 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
   const dueMessages = db
     .select()
     .from(messageOutbox)
-    .where(and(eq(messageOutbox.status, 'pending'), lte(messageOutbox.nextAttemptAt, p('now'))))
+    // A literal 'pending', as in the partial due index, so the planner can always use it.
+    .where(and(sql`${messageOutbox.status} = 'pending'`, lte(messageOutbox.nextAttemptAt, p('now'))))
     .orderBy(asc(messageOutbox.nextAttemptAt))
     .limit(p('limit'))
     .prepare();

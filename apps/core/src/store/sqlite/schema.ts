@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 // Timestamps are ISO 8601 UTC strings: they sort as text and need no conversion at the boundary.
@@ -122,11 +123,13 @@ export const messageOutbox = sqliteTable(
     createdAt: text('created_at').notNull(),
     sentAt: text('sent_at'),
   },
+  // Partial indexes keep only the rows their queries look for: a sent message leaves the due index and a
+  // queued one has no provider id yet, so each send and each delivery touches fewer B-trees.
   (t) => [
-    index('message_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('message_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('message_outbox_number_idx').on(t.workspaceId, t.phoneNumber, t.createdAt),
-    index('message_outbox_workspace_idx').on(t.workspaceId, t.createdAt),
-    index('message_outbox_provider_idx').on(t.providerMessageId),
+    index('message_outbox_verification_idx').on(t.verificationId),
+    index('message_outbox_provider_idx').on(t.providerMessageId).where(sql`${t.providerMessageId} is not null`),
   ],
 );
 
