@@ -11,6 +11,8 @@ export interface RecordedRequest {
 export interface FakeReply {
   status: number;
   body: unknown;
+  /** Answers only after this long: a slow provider. */
+  delayMs?: number;
 }
 
 export interface FakeProvider {
@@ -42,8 +44,10 @@ export async function startFakeProvider(fallback: (request: RecordedRequest) => 
       requests.push(recorded);
       const reply = replies.shift() ?? fallback(recorded);
       given.push(reply);
-      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
       for (const wake of waiters.splice(0)) wake();
+      const answer = () => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+      if (reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs).unref();
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -34,8 +34,10 @@ export interface OutboxLoopOptions {
   log: Logger;
 }
 
-/** Items sent at once: provider calls take ~100-500 ms, so one at a time would cap delivery at a few per second. */
-const batchSize = 32;
+/** Items in flight at once: provider calls take ~100-500 ms, so one at a time would cap delivery at a few per second. */
+const concurrency = 32;
+/** In-flight count at or under which finished sends make room for more. */
+const lowWater = concurrency / 2;
 
 /** Exponential backoff from `baseMs`, capped at a minute, with ±20 % jitter so retries do not stampede. */
 export function backoffMs(attempt: number, baseMs: number): number {
@@ -44,14 +46,18 @@ export function backoffMs(attempt: number, baseMs: number): number {
 }
 
 /**
- * Drains an outbox table: sends what is due, retries retryable failures with backoff, and gives up on the
- * rest with the reason recorded. Items live in the database, so a restart picks them up where they were.
+ * Drains an outbox table: sends what is due, up to `concurrency` at once, each send on its own (a slow answer
+ * holds back no other), retries retryable failures with backoff, and gives up on the rest with the reason
+ * recorded. Items live in the database, so a restart picks them up where they were.
  */
 export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<T>, options: OutboxLoopOptions) {
   const { name, clock, log } = options;
+  const inFlight = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
-  let draining: Promise<void> | undefined;
+  let filling: Promise<void> | undefined;
+  let scheduled = false;
   let again = false;
+  let stopped = false;
 
   async function attempt(item: T): Promise<void> {
     try {
@@ -71,38 +77,61 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
     }
   }
 
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      const due = await handlers.due(clock().toISOString(), batchSize);
-      await Promise.all(due.map(attempt));
-      if (due.length === batchSize) again = true;
-    } while (again);
+  function send(item: T): void {
+    const sending = attempt(item)
+      .catch((error: unknown) => log.error({ err: error, outbox: name, id: item.id }, 'outbox send failed'))
+      .finally(() => {
+        inFlight.delete(item.id);
+        if (inFlight.size <= lowWater) kick();
+      });
+    inFlight.set(item.id, sending);
   }
 
-  /** Runs a drain now, or once more after the one under way: never two at once. */
-  function kick(): Promise<void> {
-    if (draining) {
-      again = true;
-      return draining;
-    }
-    draining = drain()
-      .catch((error: unknown) => log.error({ err: error, outbox: name }, 'outbox loop failed'))
-      .finally(() => {
-        draining = undefined;
-      });
-    return draining;
+  /** Starts what is due, as far as there is room. */
+  async function fill(): Promise<void> {
+    const room = concurrency - inFlight.size;
+    if (room <= 0) return;
+    // Items in flight are still due in the table: ask for enough to have `room` others.
+    const due = await handlers.due(clock().toISOString(), concurrency);
+    for (const item of due.filter((candidate) => !inFlight.has(candidate.id)).slice(0, room)) send(item);
+  }
+
+  /**
+   * Fills at the end of this turn of the event loop (so the kicks of a busy turn make one query, after its writes
+   * are committed), or once more after the fill under way. Above the low-water mark, finishing sends kick instead.
+   */
+  function kick(): void {
+    if (stopped || scheduled || inFlight.size > lowWater) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      if (filling) {
+        again = true;
+        return;
+      }
+      filling = fill()
+        .catch((error: unknown) => log.error({ err: error, outbox: name }, 'outbox loop failed'))
+        .finally(() => {
+          filling = undefined;
+          if (again) {
+            again = false;
+            kick();
+          }
+        });
+    });
   }
 
   return {
     kick,
     start() {
-      timer = setInterval(() => void kick(), options.pollMs);
-      void kick();
+      timer = setInterval(kick, options.pollMs);
+      kick();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
-      await draining;
+      await filling;
+      await Promise.all(inFlight.values());
     },
   };
 }

@@ -61,6 +61,19 @@ describe('WhatsApp Cloud API', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(world.graph.requests).toHaveLength(1);
   });
+
+  it('sends the next codes while one send hangs on a slow answer', async () => {
+    world = await verificationWorld();
+    world.graph.queue({ ...graphAccepted(), delayMs: 5000 });
+    const slow = (await create(world)).body.verification_id;
+    await world.graph.waitForRequests(1);
+    const others = ['+56911111111', '+56922222222', '+56933333333'];
+    const ids = await Promise.all(
+      others.map(async (phone_number) => (await world!.api('/api/v1/acme/phone_verifications', { json: { phone_number } })).body.verification_id),
+    );
+    for (const id of ids) await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('sent');
+    expect((await show(world, slow)).body.delivery.status).toBe('queued');
+  });
 });
 
 describe('restarts', () => {
