@@ -105,6 +105,7 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
+      if (stopped) return;
       if (filling) {
         again = true;
         return;
