@@ -2,7 +2,7 @@ import type { AppRouter } from '@svc/core';
 import { DomainError, type WireError } from '@svc/domain';
 import { type TRPCClient, TRPCClientError } from '@trpc/client';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 
 export type CoreClient = TRPCClient<AppRouter>;
 
@@ -19,14 +19,33 @@ type Answer = { result?: { data?: unknown }; error?: { data?: { svc?: WireError 
 /**
  * The gateway's typed client for core: `core.verifications.create.mutate(input, options)`, typed by core's router,
  * in tRPC's httpLink protocol (a query is `GET <path>?input=<json>`, a mutation a POST of the JSON input) over
- * undici's request API and a keep-alive pool; each call forwards its caller's credential from `context`. Core's
+ * undici's dispatch API and a keep-alive pool; each call forwards its caller's credential from `context`. Core's
  * answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError core threw,
- * without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError. It stands in for tRPC's client and httpLink, whose observables, abort signals
- * and fetch-shaped plumbing cost more CPU than core's whole answer on the path of every API request.
+ * without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError.
+ * It stands in for tRPC's client and httpLink, whose observables, abort signals and fetch-shaped plumbing cost
+ * more CPU than core's whole answer on the path of every API request.
  */
 export function createCoreClient(coreUrl: string): CoreClient {
-  const base = `${coreUrl}/trpc`;
+  const { origin, pathname } = new URL(coreUrl);
+  const prefix = `${pathname.replace(/\/$/, '')}/trpc/`;
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+
+  /** One exchange through undici's dispatch API: the answer's text, without a response stream per call. */
+  function exchange(options: Dispatcher.DispatchOptions): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      dispatcher.dispatch(options, {
+        onConnect: () => {},
+        onHeaders: () => true,
+        onData: (chunk: Buffer) => {
+          chunks.push(chunk);
+          return true;
+        },
+        onComplete: () => resolve(Buffer.concat(chunks).toString('utf8')),
+        onError: reject,
+      });
+    });
+  }
 
   async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -36,13 +55,14 @@ export function createCoreClient(coreUrl: string): CoreClient {
     const isQuery = type === 'query';
     let answer: Answer;
     try {
-      const response = await request(`${base}/${path}${isQuery && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`, {
+      const text = await exchange({
+        origin,
+        path: `${prefix}${path}${isQuery && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`,
         method: isQuery ? 'GET' : 'POST',
         headers,
         body: isQuery ? undefined : JSON.stringify(input ?? null),
-        dispatcher,
       });
-      answer = (await response.body.json()) as Answer;
+      answer = JSON.parse(text) as Answer;
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);
     }
