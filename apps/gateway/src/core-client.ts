@@ -2,7 +2,8 @@ import type { AppRouter } from '@svc/core';
 import { DomainError, type WireError } from '@svc/domain';
 import { type TRPCClient, TRPCClientError } from '@trpc/client';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
-import { Agent, type Dispatcher } from 'undici';
+import { exchange } from '@svc/server-kit';
+import { Agent } from 'undici';
 
 export type CoreClient = TRPCClient<AppRouter>;
 
@@ -30,23 +31,6 @@ export function createCoreClient(coreUrl: string): CoreClient {
   const prefix = `${pathname.replace(/\/$/, '')}/trpc/`;
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
 
-  /** One exchange through undici's dispatch API: the answer's text, without a response stream per call. */
-  function exchange(options: Dispatcher.DispatchOptions): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      dispatcher.dispatch(options, {
-        onConnect: () => {},
-        onHeaders: () => true,
-        onData: (chunk: Buffer) => {
-          chunks.push(chunk);
-          return true;
-        },
-        onComplete: () => resolve(Buffer.concat(chunks).toString('utf8')),
-        onError: reject,
-      });
-    });
-  }
-
   async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     const { authorization, session } = options?.context ?? anonymous.context;
@@ -55,13 +39,11 @@ export function createCoreClient(coreUrl: string): CoreClient {
     const isQuery = type === 'query';
     let answer: Answer;
     try {
-      const text = await exchange({
-        origin,
-        path: `${prefix}${path}${isQuery && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`,
-        method: isQuery ? 'GET' : 'POST',
-        headers,
-        body: isQuery ? undefined : JSON.stringify(input ?? null),
-      });
+      const query = isQuery && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : '';
+      const { text } = await exchange(
+        { origin, path: `${prefix}${path}${query}`, method: isQuery ? 'GET' : 'POST', headers, body: isQuery ? undefined : JSON.stringify(input ?? null) },
+        dispatcher,
+      );
       answer = JSON.parse(text) as Answer;
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);

@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { exchange } from '@svc/server-kit';
 import { DeliveryError } from '../services/outbox-loop.ts';
 
 /** A one-time code to deliver. */
@@ -21,7 +21,7 @@ export const otpText = (message: Pick<OtpMessage, 'code' | 'ttlMinutes'>) =>
 const sendTimeoutMs = 10_000;
 
 /**
- * POSTs to a provider (undici's request API: the delivery loop shares core's CPU with every API call) and
+ * POSTs to a provider (undici's dispatch API: the delivery loop shares core's CPU with every API call) and
  * classifies the outcome; `describe` turns a provider's error body into a sentence.
  */
 export async function postToProvider(
@@ -32,9 +32,15 @@ export async function postToProvider(
   let status: number;
   let text: string;
   try {
-    const response = await request(url, { method: 'POST', ...init, headersTimeout: sendTimeoutMs, bodyTimeout: sendTimeoutMs });
-    status = response.statusCode;
-    text = await response.body.text();
+    const target = new URL(url);
+    ({ status, text } = await exchange({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: 'POST',
+      ...init,
+      headersTimeout: sendTimeoutMs,
+      bodyTimeout: sendTimeoutMs,
+    }));
   } catch (error) {
     throw new DeliveryError(`could not reach the provider: ${(error as Error).message}`, true);
   }

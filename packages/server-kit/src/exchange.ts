@@ -1,0 +1,31 @@
+import { type Dispatcher, getGlobalDispatcher } from 'undici';
+
+export interface Exchanged {
+  status: number;
+  text: string;
+}
+
+/**
+ * One HTTP exchange through undici's dispatch API: the status and the body's text. It skips the response stream
+ * that undici's request() builds for every call, which on the hot paths (the gateway's calls to core, core's
+ * sends to providers) cost more CPU than the rest of the exchange.
+ */
+export function exchange(options: Dispatcher.DispatchOptions, dispatcher: Dispatcher = getGlobalDispatcher()): Promise<Exchanged> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let status = 0;
+    dispatcher.dispatch(options, {
+      onConnect: () => {},
+      onHeaders: (statusCode: number) => {
+        status = statusCode;
+        return true;
+      },
+      onData: (chunk: Buffer) => {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete: () => resolve({ status, text: Buffer.concat(chunks).toString('utf8') }),
+      onError: reject,
+    });
+  });
+}
