@@ -21,5 +21,6 @@ const redact = [
 export function createLogger(name: string, env: NodeJS.ProcessEnv = process.env): Logger {
   const options = { name, level: env.LOG_LEVEL ?? 'info', redact: { paths: redact, censor: '[redacted]' } };
   if (env.LOG_FORMAT !== 'pretty') return pino(options);
-  return pino(options, pretty({ sync: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }));
+  // A request line's message already says what its req, res and ms fields hold.
+  return pino(options, pretty({ sync: true, ignore: 'pid,hostname,req,res,ms', translateTime: 'SYS:HH:MM:ss' }));
 }

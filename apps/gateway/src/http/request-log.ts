@@ -21,8 +21,9 @@ export function requestLog(log: Logger): RequestHandler {
         res: { status: res.statusCode },
         ms: Math.round(performance.now() - started),
       };
-      if (res.statusCode >= 500) log.error(line, 'request failed');
-      else log.info(line, 'request completed');
+      const summary = `${line.req.method} ${line.req.url} ${line.res.status} ${line.ms} ms`;
+      if (res.statusCode >= 500) log.error(line, summary);
+      else log.info(line, summary);
     });
     next();
   };
