@@ -7,7 +7,6 @@ export interface OtpMessage {
   code: string;
   verificationId: string;
   workspaceId: string;
-  workspaceSlug: string;
   ttlMinutes: number;
 }
 

@@ -2,7 +2,6 @@ import type { Logger } from '@svc/server-kit';
 import type { CoreConfig } from '../config.ts';
 import { newId } from '../services/ids.ts';
 import type { ResolvedSender } from '../services/senders.ts';
-import { webhookUrl } from '../services/senders.ts';
 import type { Store } from '../store/store.ts';
 import { type OtpMessage, otpText, type SendResult } from './message.ts';
 import { sendTwilioWhatsapp, type TwilioWhatsappConfig } from './twilio-whatsapp.ts';
@@ -21,7 +20,7 @@ export function createMessenger(store: Store, config: CoreConfig, log: Logger, n
           config.providers.twilioApiUrl,
           sender.config as unknown as TwilioWhatsappConfig,
           message,
-          webhookUrl(config, 'twilio_whatsapp', message.workspaceSlug) ?? '',
+          sender.webhookUrl ?? '',
         );
       case 'dev': {
         const id = newId('dev');

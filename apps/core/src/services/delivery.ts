@@ -26,8 +26,7 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
       due: (at, limit) => store.outbox.due(at, limit),
       async deliver(message) {
         const sender = await senders.resolve(message.workspaceId);
-        const workspace = await store.workspaces.findById(message.workspaceId);
-        if (!sender || !workspace || !message.codeSealed) {
+        if (!sender || !message.codeSealed) {
           await store.outbox.markFailed(message.id, 'no sender is configured for this workspace', now());
           return;
         }
@@ -36,7 +35,6 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
           code: keyring.decrypt(message.codeSealed),
           verificationId: message.verificationId,
           workspaceId: message.workspaceId,
-          workspaceSlug: workspace.slug,
           ttlMinutes: Math.round(config.otp.ttlSeconds / 60),
         });
         await store.outbox.markSent(message.id, result.providerMessageId, now());

@@ -8,6 +8,8 @@ import type { Keyring } from './secrets.ts';
 export interface ResolvedSender {
   kind: SenderKind;
   config: Record<string, string>;
+  /** Where the provider posts this sender's delivery statuses (workspace slugs never change). */
+  webhookUrl: string | null;
 }
 
 const webhookPaths: Partial<Record<SenderKind, string>> = {
@@ -15,7 +17,7 @@ const webhookPaths: Partial<Record<SenderKind, string>> = {
   twilio_whatsapp: 'twilio',
 };
 
-export function webhookUrl(config: CoreConfig, kind: SenderKind, workspaceSlug: string): string | null {
+function webhookUrl(config: CoreConfig, kind: SenderKind, workspaceSlug: string): string | null {
   const path = webhookPaths[kind];
   return path ? `${config.publicUrl}/webhooks/${path}/${workspaceSlug}` : null;
 }
@@ -66,11 +68,12 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
     async resolve(workspaceId: string): Promise<ResolvedSender | undefined> {
       if (resolved.has(workspaceId)) return resolved.get(workspaceId);
       const record = await store.senders.get(workspaceId);
+      const workspace = record && (await store.workspaces.findById(workspaceId));
       const secrets = record?.secretsSealed ? (JSON.parse(keyring.decrypt(record.secretsSealed)) as Record<string, string>) : {};
       const sender: ResolvedSender | undefined = record
-        ? { kind: record.kind, config: { ...record.config, ...secrets } }
+        ? { kind: record.kind, config: { ...record.config, ...secrets }, webhookUrl: workspace ? webhookUrl(config, record.kind, workspace.slug) : null }
         : config.localMode
-          ? { kind: 'dev', config: {} }
+          ? { kind: 'dev', config: {}, webhookUrl: null }
           : undefined;
       if (sender) resolved.set(workspaceId, sender);
       return sender;
