@@ -32,6 +32,18 @@ const secondsUntil = (iso: string, now: Date) => Math.max(1, Math.ceil((Date.par
 export function createVerificationService({ store, keyring, senders, config, clock, onQueued }: VerificationDeps) {
   const codeHmac = (verificationId: string, code: string) => keyring.hmac(`${verificationId}:${code}`);
 
+  // Every create asks whether its number is a test number. Core is the single writer of test numbers, so this
+  // cache of each workspace's sealed test codes only needs clearing where it writes them.
+  const testCodes = new Map<string, Map<string, string>>();
+  async function sealedTestCode(workspaceId: string, phoneNumber: string): Promise<string | undefined> {
+    let codes = testCodes.get(workspaceId);
+    if (!codes) {
+      codes = new Map((await store.testNumbers.list(workspaceId)).map((n) => [n.phoneNumber, n.codeSealed]));
+      testCodes.set(workspaceId, codes);
+    }
+    return codes.get(phoneNumber);
+  }
+
   function statusOf(v: PhoneVerification, now: Date): VerificationView['status'] {
     return v.status === 'pending' && Date.parse(v.expiresAt) <= now.getTime() ? 'expired' : v.status;
   }
@@ -49,7 +61,8 @@ export function createVerificationService({ store, keyring, senders, config, clo
      */
     async create(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
       const now = clock();
-      const testNumber = await store.testNumbers.find(workspaceId, phoneNumber);
+      const testCode = await sealedTestCode(workspaceId, phoneNumber);
+      const testNumber = testCode !== undefined;
       const sender = testNumber ? undefined : await senders.resolve(workspaceId);
       if (!testNumber && !sender) {
         throw new DomainError('sender_not_configured', 'configure a sender for this workspace before sending codes');
@@ -68,7 +81,7 @@ export function createVerificationService({ store, keyring, senders, config, clo
       if (!testNumber) await enforceSendLimits(store, config, workspaceId, phoneNumber, now);
 
       const id = pending?.id ?? newId('pv');
-      const code = testNumber ? keyring.decrypt(testNumber.codeSealed) : newCode();
+      const code = testNumber ? keyring.decrypt(testCode) : newCode();
       const at = now.toISOString();
       const expiresAt = new Date(now.getTime() + config.otp.ttlSeconds * 1000).toISOString();
       const message = testNumber
@@ -87,7 +100,7 @@ export function createVerificationService({ store, keyring, senders, config, clo
             status: 'pending',
             failedAttempts: 0,
             sendCount: 1,
-            testNumber: Boolean(testNumber),
+            testNumber,
             expiresAt,
             lastSentAt: at,
             verifiedAt: null,
@@ -149,6 +162,7 @@ export function createVerificationService({ store, keyring, senders, config, clo
 
     async setTestNumbers(workspaceId: string, numbers: { phone_number: string; code: string }[]): Promise<void> {
       const unique = new Map(numbers.map((n) => [n.phone_number, n.code]));
+      testCodes.delete(workspaceId);
       await store.testNumbers.replace(
         workspaceId,
         [...unique].map(([phoneNumber, code]) => ({ phoneNumber, codeSealed: keyring.encrypt(code) })),

@@ -111,7 +111,6 @@ export interface MessagingStore {
   };
   testNumbers: {
     list(workspaceId: string): Promise<TestNumber[]>;
-    find(workspaceId: string, phoneNumber: string): Promise<TestNumber | undefined>;
     replace(workspaceId: string, numbers: TestNumber[], at: string): Promise<void>;
   };
   devMessages: {

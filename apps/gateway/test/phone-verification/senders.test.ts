@@ -82,6 +82,24 @@ describe('test numbers', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(world.graph.requests).toHaveLength(0);
   });
+
+  it('apply from the next create on, when added and when removed', async () => {
+    world = await verificationWorld();
+    const setTestNumbers = (test_numbers: { phone_number: string; code: string }[]) =>
+      world!.api('/api/developer/v1/acme/test_numbers', { method: 'PUT', json: { test_numbers } });
+    const createFor = async (phone_number: string) =>
+      (await world!.api('/api/v1/acme/phone_verifications', { json: { phone_number } })).body.verification_id as string;
+    const isTest = async (id: string) => (await world!.api(`/api/v1/acme/phone_verifications/${id}`)).body.test_number;
+
+    expect(await isTest(await createFor('+56900000001'))).toBe(false);
+    await setTestNumbers([
+      { phone_number: '+56900000002', code: '424242' },
+      { phone_number: '+56900000003', code: '434343' },
+    ]);
+    expect(await isTest(await createFor('+56900000002'))).toBe(true);
+    await setTestNumbers([]);
+    expect(await isTest(await createFor('+56900000003'))).toBe(false);
+  });
 });
 
 describe('dev sender (local mode)', () => {

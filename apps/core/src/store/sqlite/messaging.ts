@@ -60,11 +60,6 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
     .prepare();
   const senderOf = db.select().from(senders).where(eq(senders.workspaceId, p('workspaceId'))).prepare();
-  const testNumberOf = db
-    .select({ phoneNumber: testNumbers.phoneNumber, codeSealed: testNumbers.codeSealed })
-    .from(testNumbers)
-    .where(and(eq(testNumbers.workspaceId, p('workspaceId')), eq(testNumbers.phoneNumber, p('phoneNumber'))))
-    .prepare();
 
   const insertVerification = db.insert(phoneVerifications).values(placeholders(phoneVerifications)).prepare();
   const insertMessage = db.insert(messageOutbox).values(placeholders(messageOutbox)).prepare();
@@ -242,9 +237,6 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
           .where(eq(testNumbers.workspaceId, workspaceId))
           .orderBy(asc(testNumbers.phoneNumber))
           .all();
-      },
-      async find(workspaceId, phoneNumber) {
-        return testNumberOf.get({ workspaceId, phoneNumber });
       },
       async replace(workspaceId, numbers, at) {
         await write(() => {
