@@ -47,4 +47,21 @@ describe('developer tokens', () => {
     await services.identity.revokeToken(user.id, record.id);
     expect(await services.identity.authenticate(`Bearer ${token}`)).toBeUndefined();
   });
+
+  it('stop authenticating the moment they are revoked, even a token just used or being looked up', async () => {
+    const { services } = setup();
+    const user = await services.identity.findOrCreateUser('ada@example.com');
+    const used = await services.identity.issueToken(user.id, 'laptop');
+    expect(await services.identity.authenticate(`Bearer ${used.token}`)).toBeDefined();
+    await services.identity.revokeToken(user.id, used.record.id);
+    expect(await services.identity.authenticate(`Bearer ${used.token}`)).toBeUndefined();
+
+    const raced = await services.identity.issueToken(user.id, 'desktop');
+    const [during] = await Promise.all([
+      services.identity.authenticate(`Bearer ${raced.token}`),
+      services.identity.revokeToken(user.id, raced.record.id),
+    ]);
+    expect(during).toBeDefined(); // it was looked up before the revocation landed
+    expect(await services.identity.authenticate(`Bearer ${raced.token}`)).toBeUndefined();
+  });
 });

@@ -11,8 +11,30 @@ export interface Principal {
 
 /** last_used_at is written at most this often per token, to keep reads from turning into writes. */
 const lastUsedResolutionMs = 60_000;
+/** How long a token's principal is kept in memory; a revocation through core drops it at once. */
+const principalTtlMs = 60_000;
+const maxPrincipals = 10_000;
 
 export function createIdentityService(store: Store, clock: Clock) {
+  // Every API request authenticates. Core is the single writer of tokens and revokes them only here, so the
+  // principals it has looked up can answer for a minute without a query.
+  const principals = new Map<string, { principal: Principal; until: number }>();
+  /** Counts revocations, so a lookup that a revocation overtook is not kept. */
+  let revocations = 0;
+
+  async function lookUp(hash: string, now: number): Promise<Principal | undefined> {
+    const kept = principals.get(hash);
+    if (kept && kept.until > now) return kept.principal;
+    principals.delete(hash);
+    const before = revocations;
+    const found = await store.developerTokens.findActiveByHash(hash);
+    if (!found || !digestsEqual(found.token.tokenHash, hash)) return undefined;
+    if (before !== revocations) return found;
+    if (principals.size >= maxPrincipals) principals.delete(principals.keys().next().value!);
+    principals.set(hash, { principal: found, until: now + principalTtlMs });
+    return found;
+  }
+
   return {
     async findOrCreateUser(email: string): Promise<User> {
       const normalized = email.trim().toLowerCase();
@@ -39,11 +61,10 @@ export function createIdentityService(store: Store, clock: Clock) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
       const presented = match?.[1];
       if (!presented?.startsWith(tokenPrefix)) return undefined;
-      const hash = sha256(presented);
-      const found = await store.developerTokens.findActiveByHash(hash);
-      if (!found || !digestsEqual(found.token.tokenHash, hash)) return undefined;
-      const { token, user } = found;
       const now = clock();
+      const principal = await lookUp(sha256(presented), now.getTime());
+      if (!principal) return undefined;
+      const { token, user } = principal;
       if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) > lastUsedResolutionMs) {
         token.lastUsedAt = now.toISOString();
         await store.developerTokens.markUsed(token.id, token.lastUsedAt);
@@ -56,7 +77,9 @@ export function createIdentityService(store: Store, clock: Clock) {
     },
 
     async revokeToken(userId: string, tokenId: string): Promise<void> {
+      revocations++;
       const revoked = await store.developerTokens.revoke(tokenId, userId, isoNow(clock));
+      for (const [hash, kept] of principals) if (kept.principal.token.id === tokenId) principals.delete(hash);
       if (!revoked) throw new DomainError('not_found', `no active token ${tokenId}`);
     },
   };
