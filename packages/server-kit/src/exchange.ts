@@ -6,9 +6,9 @@ export interface Exchanged {
 }
 
 /**
- * One HTTP exchange through undici's dispatch API: the status and the body's text. It skips the response stream
- * that undici's request() builds for every call, which on the hot paths (the gateway's calls to core, core's
- * sends to providers) cost more CPU than the rest of the exchange.
+ * One HTTP exchange through undici's dispatch API: the status and the body's text, without the response stream
+ * that undici's request() builds for every call. It serves the hot paths (the gateway's calls to core, core's
+ * sends to providers), where that stream was a measurable share of each request's CPU.
  */
 export function exchange(options: Dispatcher.DispatchOptions, dispatcher: Dispatcher = getGlobalDispatcher()): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
