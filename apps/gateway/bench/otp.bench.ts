@@ -81,7 +81,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main(): Promise<void> {
   const dataDir = tempDir('svc-bench-');
-  const graph = await startFakeProvider(graphAccepted);
+  const graph = await startFakeProvider(graphAccepted, { keep: false });
   const [port, corePort, baselinePort] = [await freePort(), await freePort(), await freePort()];
   const env = {
     PORT: String(port),
@@ -178,7 +178,7 @@ async function main(): Promise<void> {
     `\nphone verification through the gateway: ${connections} connections, ${rounds} interleaved rounds of ${seconds} s, medians\n` +
       `${'measure'.padEnd(28)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  server CPU µs/req (gateway + core)\n` +
       `${rows.map((r) => r.join('  ')).join('\n')}\n` +
-      `(ratio: req/s over the baseline's in the same round; verifications created: ${ids.length}, codes sent to the fake Graph API: ${graph.requests.length})\n`,
+      `(ratio: req/s over the baseline's in the same round; verifications created: ${ids.length}, codes sent to the fake Graph API: ${graph.received})\n`,
   );
   await graph.close();
 }

@@ -18,6 +18,8 @@ export interface FakeReply {
 export interface FakeProvider {
   url: string;
   requests: RecordedRequest[];
+  /** How many requests arrived, kept or not. */
+  readonly received: number;
   /** The replies given, in the order of `requests`. */
   replies: FakeReply[];
   /** Replies to give, in order, before falling back to the default reply. */
@@ -29,9 +31,14 @@ export interface FakeProvider {
 
 /**
  * A stand-in for a provider's HTTP API on 127.0.0.1: records every request and answers from a queue,
- * then with `fallback(request)`. Real clients talk to it over real HTTP.
+ * then with `fallback(request)`. Real clients talk to it over real HTTP. With `keep: false` (load tests) it keeps
+ * no request or reply and only counts them in `received`.
  */
-export async function startFakeProvider(fallback: (request: RecordedRequest) => FakeReply): Promise<FakeProvider> {
+export async function startFakeProvider(
+  fallback: (request: RecordedRequest) => FakeReply,
+  { keep = true }: { keep?: boolean } = {},
+): Promise<FakeProvider> {
+  let received = 0;
   const requests: RecordedRequest[] = [];
   const given: FakeReply[] = [];
   const replies: FakeReply[] = [];
@@ -41,9 +48,12 @@ export async function startFakeProvider(fallback: (request: RecordedRequest) => 
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      requests.push(recorded);
+      received++;
       const reply = replies.shift() ?? fallback(recorded);
-      given.push(reply);
+      if (keep) {
+        requests.push(recorded);
+        given.push(reply);
+      }
       for (const wake of waiters.splice(0)) wake();
       const answer = () => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
       if (reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs).unref();
@@ -55,6 +65,9 @@ export async function startFakeProvider(fallback: (request: RecordedRequest) => 
   return {
     url,
     requests,
+    get received() {
+      return received;
+    },
     replies: given,
     queue: (...more) => replies.push(...more),
     async waitForRequests(count, timeoutMs = 5000) {
