@@ -16,7 +16,8 @@ interface Waiter {
  * Each unit runs in its own savepoint: a unit that throws rolls back alone and its caller sees the error at once,
  * while the others commit. A unit's promise settles only after the commit, so no answer ever reports a write
  * that a crash could still take back. Reads in the same turn see the group's writes, as they would a moment
- * later.
+ * later; should the COMMIT itself fail (disk full, I/O error), every writer in the group gets the error, but
+ * such a read may have answered already.
  */
 export function groupCommit(sqlite: Database.Database): { write: Write; flush: () => void } {
   const unit = sqlite.transaction((work: () => unknown) => work());
