@@ -29,6 +29,7 @@ export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoi
       try {
         await run(ep, core, req, res);
       } catch (thrown) {
+        if (res.headersSent) throw thrown; // express ends a response that failed half-way
         const error = toDomainError(thrown, log);
         if (ep.oauthErrors?.includes(error.code)) res.status(400).json({ error: error.code, error_description: error.message, ...error.details });
         else sendError(res, error);
