@@ -38,12 +38,13 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, 
   }
   services.delivery.start();
   services.mailer.loop.start();
-  const server = createCoreServer(services, log);
+  const { server, closeChannels } = createCoreServer(services, log);
   const boundPort = await listen(server, port, host);
   return {
     url: `http://${host}:${boundPort}`,
     services,
     async stop() {
+      await closeChannels();
       await closeServer(server);
       await services.delivery.stop();
       await services.mailer.loop.stop();

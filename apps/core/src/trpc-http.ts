@@ -1,15 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
-import {
-  callProcedure,
-  getErrorShape,
-  getHTTPStatusCodeFromError,
-  getTRPCErrorFromUnknown,
-  TRPCError,
-} from '@trpc/server/unstable-core-do-not-import';
+import { TRPCError } from '@trpc/server/unstable-core-do-not-import';
+import { type CallOptions, createCaller } from './trpc-call.ts';
 
 /** Core is internal: the gateway caps public bodies at 1 MiB; a push bundle wraps one. */
-const maxBodyBytes = 4 * 1024 * 1024;
+export const maxBodyBytes = 4 * 1024 * 1024;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -36,25 +31,18 @@ function parseInput(text: string | null): unknown {
   }
 }
 
-function decodePath(raw: string): string {
+function decodePath(raw: string): string | undefined {
   try {
     return decodeURIComponent(raw);
-  } catch (cause) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'malformed procedure path', cause });
+  } catch {
+    return undefined;
   }
 }
 
-function send(res: ServerResponse, status: number, payload: unknown): void {
-  const body = JSON.stringify(payload);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-}
-
-export interface TrpcHttpOptions<TRouter extends AnyRouter> {
-  router: TRouter;
+export interface TrpcHttpOptions<TRouter extends AnyRouter> extends CallOptions<TRouter> {
   /** e.g. `/trpc/`: requests are `<prefix><procedure path>`. */
   prefix: string;
   createContext: (req: IncomingMessage) => unknown;
-  onError?: (error: TRPCError, path: string) => void;
 }
 
 /**
@@ -62,28 +50,26 @@ export interface TrpcHttpOptions<TRouter extends AnyRouter> {
  * mutation `POST <path>` with a JSON body; answers `{"result":{"data":...}}` or `{"error":<shape>}`.
  *
  * tRPC's own node adapter turns every call into WHATWG Request, Response and stream objects; measured on the
- * same trivial procedure, it served about 2,000 calls a second against 10,000 for this binding, and core sits on
- * the path of every API request. Procedures, middleware, input validation and error formatting are tRPC's own.
+ * same trivial procedure, it served about 2,000 calls a second against 10,000 for this binding.
  */
-export function createTrpcHttpHandler<TRouter extends AnyRouter>({ router, prefix, createContext, onError }: TrpcHttpOptions<TRouter>) {
-  const config = router._def._config;
+export function createTrpcHttpHandler<TRouter extends AnyRouter>({ prefix, createContext, ...options }: TrpcHttpOptions<TRouter>) {
+  const call = createCaller(options);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const queryAt = req.url?.indexOf('?') ?? -1;
     const rawPath = (queryAt === -1 ? req.url : req.url?.slice(0, queryAt))?.slice(prefix.length) ?? '';
     const type = req.method === 'GET' ? 'query' : 'mutation';
-    let path = rawPath;
-    let input: unknown;
-    let ctx: unknown;
-    try {
-      path = decodePath(rawPath);
-      input = type === 'query' ? parseInput(new URLSearchParams(queryAt === -1 ? '' : req.url?.slice(queryAt)).get('input')) : parseInput(await readBody(req));
-      ctx = await createContext(req);
-      const data: unknown = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
-      send(res, 200, { result: { data } });
-    } catch (cause) {
-      const error = getTRPCErrorFromUnknown(cause);
-      onError?.(error, path);
-      send(res, getHTTPStatusCodeFromError(error), { error: getErrorShape({ config, error, type, path, input, ctx }) });
-    }
+    const path = decodePath(rawPath);
+    const { status, answer } = await call(
+      type,
+      path ?? rawPath,
+      async () => {
+        if (path === undefined) throw new TRPCError({ code: 'BAD_REQUEST', message: 'malformed procedure path' });
+        if (type === 'query') return parseInput(new URLSearchParams(queryAt === -1 ? '' : req.url?.slice(queryAt)).get('input'));
+        return parseInput(await readBody(req));
+      },
+      () => createContext(req),
+    );
+    const body = JSON.stringify(answer);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   };
 }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { closeServer, listen, type Logger } from '@svc/server-kit';
 import { createGatewayApp } from './app.ts';
-import { createCoreClient } from './core-client.ts';
+import { connectCore } from './core-client.ts';
 
 export interface GatewayOptions {
   port: number;
@@ -21,6 +21,13 @@ export async function startGateway({ port, coreUrl, publicUrl, localMode, log }:
   const server = createServer();
   const boundPort = await listen(server, port);
   const url = publicUrl ?? `http://localhost:${boundPort}`;
-  server.on('request', createGatewayApp({ core: createCoreClient(coreUrl), publicUrl: url, localMode, log }));
-  return { url, stop: () => closeServer(server) };
+  const core = connectCore(coreUrl);
+  server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log }));
+  return {
+    url,
+    async stop() {
+      await closeServer(server);
+      core.close();
+    },
+  };
 }

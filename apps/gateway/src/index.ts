@@ -1,3 +1,3 @@
 export { createGatewayApp } from './app.ts';
 export { startGateway } from './bootstrap.ts';
-export { createCoreClient } from './core-client.ts';
+export { connectCore } from './core-client.ts';

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { request, startPlatform } from '@svc/testkit';
 import { expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.ts';
-import { createCoreClient } from '../src/core-client.ts';
+import { connectCore } from '../src/core-client.ts';
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -19,7 +19,8 @@ function capture(level: string) {
 async function serve(level: string) {
   const platform = await startPlatform();
   const { log, lines } = capture(level);
-  const app = createGatewayApp({ core: createCoreClient(platform.core.url), publicUrl: 'http://localhost', log });
+  const core = connectCore(platform.core.url);
+  const app = createGatewayApp({ core: core.client, publicUrl: 'http://localhost', log });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as { port: number };
@@ -28,6 +29,7 @@ async function serve(level: string) {
     lines,
     async stop() {
       server.close();
+      core.close();
       await platform.stop();
     },
   };

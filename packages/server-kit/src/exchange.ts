@@ -7,8 +7,7 @@ export interface Exchanged {
 
 /**
  * One HTTP exchange through undici's dispatch API: the status and the body's text, without the response stream
- * that undici's request() builds for every call. It serves the hot paths (the gateway's calls to core, core's
- * sends to providers), where that stream was a measurable share of each request's CPU.
+ * that undici's request() builds for every call. It serves core's sends to providers, on the path of every code.
  */
 export function exchange(options: Dispatcher.DispatchOptions, dispatcher: Dispatcher = getGlobalDispatcher()): Promise<Exchanged> {
   return new Promise((resolve, reject) => {

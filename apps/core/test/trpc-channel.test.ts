@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@svc/server-kit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type RunningCore, startCore } from '../src/bootstrap.ts';
+import type { ChannelAnswer, ChannelCall } from '../src/index.ts';
+
+let core: RunningCore;
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-channel-'));
+  core = await startCore({ dataDir, port: 0, secretKey: randomBytes(32), log: createLogger('core', { LOG_LEVEL: 'silent' }) });
+});
+afterAll(() => core.stop());
+
+async function connect(): Promise<WebSocket> {
+  const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/trpc`);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  return socket;
+}
+
+/** The next `count` answers, by id, in however many frames they come. */
+function answers(socket: WebSocket, count: number): Promise<Map<number, ChannelAnswer>> {
+  const byId = new Map<number, ChannelAnswer>();
+  return new Promise((resolve) => {
+    const read = (data: Buffer) => {
+      for (const answer of JSON.parse(data.toString()) as ChannelAnswer[]) byId.set(answer.id, answer);
+      if (byId.size < count) return;
+      socket.off('message', read);
+      resolve(byId);
+    };
+    socket.on('message', read);
+  });
+}
+
+const errorCode = (answer: ChannelAnswer | undefined) => (answer && 'error' in answer ? (answer.error as { data: { svc: { code: string } } }).data.svc.code : undefined);
+
+it("answers every call of a frame by its id, each with its own caller's credentials", async () => {
+  const { identity } = core.services;
+  const ada = await identity.issueToken((await identity.findOrCreateUser('ada@example.com')).id, 'ada');
+  const bob = await identity.issueToken((await identity.findOrCreateUser('bob@example.com')).id, 'bob');
+  const socket = await connect();
+  const calls: ChannelCall[] = [
+    { id: 7, type: 'query', path: 'auth.whoami', authorization: `Bearer ${ada.token}` },
+    { id: 8, type: 'query', path: 'auth.whoami', authorization: `Bearer ${bob.token}` },
+    { id: 9, type: 'query', path: 'auth.whoami', authorization: 'Bearer svc_not_a_token' },
+    { id: 10, type: 'query', path: 'health.ping' },
+    { id: 11, type: 'mutation', path: 'no.such.procedure' },
+  ];
+  const answered = answers(socket, calls.length);
+  socket.send(JSON.stringify(calls));
+  const byId = await answered;
+  expect(byId.get(7)).toMatchObject({ result: { data: { user: { email: 'ada@example.com' } } } });
+  expect(byId.get(8)).toMatchObject({ result: { data: { user: { email: 'bob@example.com' } } } });
+  expect(errorCode(byId.get(9))).toBe('unauthorized');
+  expect(byId.get(10)).toEqual({ id: 10, result: { data: { ok: true } } });
+  expect(byId.get(11)).toMatchObject({ error: { data: { code: 'NOT_FOUND' } } });
+  socket.close();
+});
+
+it('closes a channel that sends anything but an array of calls, and serves the next one', async () => {
+  for (const frame of ['{nope', '{"id":1}', '[{"id":"one","type":"query","path":"health.ping"}]', '[{"id":1,"type":"delete","path":"health.ping"}]']) {
+    const socket = await connect();
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+    socket.send(frame);
+    expect(await closed).toBe(1007);
+  }
+  const socket = await connect();
+  const answered = answers(socket, 1);
+  socket.send('[{"id":1,"type":"query","path":"health.ping"}]');
+  expect((await answered).get(1)).toEqual({ id: 1, result: { data: { ok: true } } });
+  socket.close();
+});
+
+it('refuses an upgrade anywhere but /trpc', async () => {
+  const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/healthz`);
+  await expect(new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))).rejects.toThrow();
+});

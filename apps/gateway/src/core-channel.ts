@@ -1,0 +1,85 @@
+import type { ChannelAnswer, ChannelCall } from '@svc/core';
+import WebSocket from 'ws';
+
+interface Waiting {
+  resolve(answer: ChannelAnswer): void;
+  reject(error: Error): void;
+}
+
+/** The most a frame of answers may carry (a workspace's whole agent bundle is one answer). */
+const maxFrameBytes = 64 * 1024 * 1024;
+
+/**
+ * The gateway's end of core's tRPC channel: one WebSocket to core, opened at the first call and again after it
+ * closes. The calls made in one tick leave in one frame; answers come back in any order, by id. A call that was on
+ * a channel when it closed fails (as an HTTP request to a core that went away fails): it is not sent again, since
+ * a mutation may have run.
+ */
+export class CoreChannel {
+  private socket: WebSocket | undefined;
+  private outbox: string[] = [];
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly url: string) {}
+
+  call(message: Omit<ChannelCall, 'id'>): Promise<ChannelAnswer> {
+    if (this.closed) return Promise.reject(new Error('the core channel is closed'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      if (this.outbox.push(JSON.stringify({ id, ...message })) === 1) process.nextTick(this.flush);
+    });
+  }
+
+  /** Fails the calls still waiting and closes the channel for good. */
+  close(): void {
+    this.closed = true;
+    this.socket?.terminate();
+    this.fail(new Error('the core channel is closed'));
+  }
+
+  private readonly flush = (): void => {
+    if (this.outbox.length === 0) return;
+    const socket = this.socket ?? this.open();
+    if (socket.readyState !== WebSocket.OPEN) return; // sent on open
+    socket.send(`[${this.outbox.join(',')}]`);
+    this.outbox = [];
+  };
+
+  private open(): WebSocket {
+    const socket = new WebSocket(this.url, { perMessageDeflate: false, maxPayload: maxFrameBytes });
+    let lastError: Error | undefined;
+    socket.on('open', this.flush);
+    socket.on('message', (data: Buffer) => {
+      let answers: ChannelAnswer[];
+      try {
+        answers = JSON.parse(data.toString()) as ChannelAnswer[];
+      } catch (error) {
+        lastError = error as Error;
+        socket.terminate();
+        return;
+      }
+      for (const answer of answers) {
+        this.waiting.get(answer.id)?.resolve(answer);
+        this.waiting.delete(answer.id);
+      }
+    });
+    socket.on('error', (error) => {
+      lastError = error;
+    });
+    socket.on('close', (code, reason) => {
+      if (this.socket === socket) this.socket = undefined;
+      this.fail(lastError ?? new Error(`core closed the channel (${code}${reason.length ? `: ${reason.toString()}` : ''})`));
+    });
+    this.socket = socket;
+    return socket;
+  }
+
+  private fail(error: Error): void {
+    this.outbox = [];
+    for (const waiting of this.waiting.values()) waiting.reject(error);
+    this.waiting.clear();
+  }
+}
