@@ -35,32 +35,39 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 export const publicProcedure = t.procedure;
 
-export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+async function principalOf(ctx: Context) {
   const principal = await ctx.services.identity.authenticate(ctx.authorization);
   if (!principal) throw new DomainError('unauthorized', 'a valid developer token is required');
-  return next({ ctx: { ...ctx, principal } });
-});
+  return principal;
+}
+
+// Middlewares hand tRPC only what they add to the context: tRPC merges it into the context it has. Each middleware
+// is a step of tRPC's chain, whose copies of the call's options are a measurable share of a call's CPU, so a
+// procedure takes as few as it can.
+
+export const authedProcedure = t.procedure.use(async ({ ctx, next }) => next({ ctx: { principal: await principalOf(ctx) } }));
 
 /** A procedure for a signed-in console user (the gateway checks the CSRF token of its forms). */
 export const sessionProcedure = t.procedure.use(async ({ ctx, next }) => {
   const session = await ctx.services.sessions.resolve(ctx.session);
   if (!session) throw new DomainError('unauthorized', 'sign in first');
-  return next({ ctx: { ...ctx, consoleSession: session } });
+  return next({ ctx: { consoleSession: session } });
 });
 
 /** A procedure for a user behind a developer token or a console session. */
 export const userProcedure = t.procedure.use(async ({ ctx, next }) => {
   const principal = await ctx.services.identity.authenticate(ctx.authorization);
-  if (principal) return next({ ctx: { ...ctx, user: principal.user, currentTokenId: principal.token.id as string | undefined } });
+  if (principal) return next({ ctx: { user: principal.user, currentTokenId: principal.token.id as string | undefined } });
   const session = await ctx.services.sessions.resolve(ctx.session);
   if (!session) throw new DomainError('unauthorized', 'a valid developer token is required');
-  return next({ ctx: { ...ctx, user: session.user, currentTokenId: undefined as string | undefined } });
+  return next({ ctx: { user: session.user, currentTokenId: undefined as string | undefined } });
 });
 
 /** A procedure on one workspace of the caller's; its input carries `workspace` (the slug). */
-export const workspaceProcedure = authedProcedure.input(workspaceScope).use(async ({ ctx, input, next }) => {
-  const membership = await ctx.services.workspaces.resolve(input.workspace, ctx.principal.user.id);
-  return next({ ctx: { ...ctx, membership } });
+export const workspaceProcedure = t.procedure.input(workspaceScope).use(async ({ ctx, input, next }) => {
+  const principal = await principalOf(ctx);
+  const membership = await ctx.services.workspaces.resolve(input.workspace, principal.user.id);
+  return next({ ctx: { principal, membership } });
 });
 
 export function requireRole(role: Role, allowed: readonly Role[]): void {

@@ -39,6 +39,10 @@ export function createSqliteStore(file: string): Store {
   const membershipBySlug = membershipQuery()
     .where(and(eq(workspaces.slug, sql.placeholder('slug')), eq(memberships.userId, sql.placeholder('userId'))))
     .prepare();
+  // Every workspace request looks up the caller's membership. Memberships change only through addMember below
+  // (core is the single writer), which empties this; a workspace's slug never changes.
+  const knownMemberships = new Map<string, Membership>();
+  const maxKnownMemberships = 10_000;
 
   return {
     ...createSqliteMessaging(db, write),
@@ -78,6 +82,7 @@ export function createSqliteStore(file: string): Store {
         return db.select(workspaceColumns).from(workspaces).where(eq(workspaces.slug, slug)).get();
       },
       async addMember(workspaceId, userId, role, at) {
+        knownMemberships.clear();
         await write(() =>
           db
             .insert(memberships)
@@ -90,7 +95,15 @@ export function createSqliteStore(file: string): Store {
         return workspaceById.get({ id });
       },
       async findForUser(slug, userId) {
-        return membershipBySlug.get({ slug, userId });
+        const key = `${userId} ${slug}`;
+        const known = knownMemberships.get(key);
+        if (known) return { ...known };
+        const membership = membershipBySlug.get({ slug, userId });
+        if (membership) {
+          if (knownMemberships.size >= maxKnownMemberships) knownMemberships.clear();
+          knownMemberships.set(key, { ...membership });
+        }
+        return membership;
       },
     },
     developerTokens: {
