@@ -50,6 +50,7 @@ export function describeStoreContract(name: string, open: () => Store): void {
       await store.workspaces.addMember('ws_c', ada.id, 'supervisor', at(5));
       expect((await store.workspaces.findForUser('bobs', ada.id))?.role).toBe('supervisor');
       await store.workspaces.addMember('ws_c', ada.id, 'developer', at(6));
+      expect((await store.workspaces.findForUser('bobs', ada.id))?.role).toBe('developer');
       expect((await store.workspaces.listForUser(ada.id)).map((w) => [w.slug, w.role])).toEqual([
         ['alpha', 'owner'],
         ['bobs', 'developer'],
