@@ -25,6 +25,8 @@ export function createGatewayApp({ core, publicUrl, localMode = false, log }: Ga
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
   app.use(requestLog(log));
+  // The API first: express tries routes in order, and the API carries the traffic.
+  mountEndpoints(app, core, endpoints, log);
   app.use('/webhooks', webhookRoutes(core, publicUrl));
   app.use(consoleRoutes(core, publicUrl, log));
   if (localMode) app.use('/dev', devRoutes(core));
@@ -33,7 +35,6 @@ export function createGatewayApp({ core, publicUrl, localMode = false, log }: Ga
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  mountEndpoints(app, core, endpoints, log);
 
   app.use((req, _res, next) => {
     next(new DomainError('not_found', `no route for ${req.method} ${req.path}`));
