@@ -1,6 +1,7 @@
 import { DomainError, type WireError } from '@svc/domain';
 import type { Store } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
+import { keyedLock } from './keyed-lock.ts';
 import { sha256 } from './secrets.ts';
 
 const keyLifetimeMs = 24 * 60 * 60 * 1000;
@@ -27,8 +28,8 @@ export interface IdempotencyScope {
  * The same key with a different request is 422 `idempotency_key_reused`.
  */
 export function createIdempotency(store: Store, clock: Clock) {
-  // Core is the single writer, so an in-process lock serialises requests that race on one key.
-  const inFlight = new Map<string, Promise<unknown>>();
+  // Requests that race on one key run one after the other: the second replays the first's answer.
+  const withLock = keyedLock();
 
   async function runOnce<T>(scope: IdempotencyScope & { key: string }, run: () => Promise<T>): Promise<T> {
     const requestHash = sha256(JSON.stringify(scope.request));
@@ -59,15 +60,8 @@ export function createIdempotency(store: Store, clock: Clock) {
   return {
     async run<T>(scope: IdempotencyScope, run: () => Promise<T>): Promise<T> {
       if (!scope.key) return run();
-      const lockKey = `${scope.workspaceId}\u0000${scope.operation}\u0000${scope.key}`;
-      while (inFlight.has(lockKey)) await inFlight.get(lockKey)?.catch(() => {});
-      const attempt = runOnce({ ...scope, key: scope.key }, run);
-      inFlight.set(lockKey, attempt);
-      try {
-        return await attempt;
-      } finally {
-        inFlight.delete(lockKey);
-      }
+      const { key } = scope;
+      return withLock(`${scope.workspaceId}\u0000${scope.operation}\u0000${key}`, () => runOnce({ ...scope, key }, run));
     },
 
     purgeExpired(): Promise<void> {

@@ -10,6 +10,7 @@ import type { CoreConfig } from '../config.ts';
 import type { PhoneVerification } from '../store/messaging-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
+import { keyedLock } from './keyed-lock.ts';
 import { newId } from './ids.ts';
 import { enforceSendLimits } from './send-limits.ts';
 import { digestsEqual, type Keyring } from './secrets.ts';
@@ -54,66 +55,74 @@ export function createVerificationService({ store, keyring, senders, config, clo
     return verification;
   }
 
+  const oneAtATimePerNumber = keyedLock();
+
+  /** Sends a code: for a new verification, or fresh for the pending one of the number once the resend wait is over. */
+  async function start(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
+    const now = clock();
+    const testCode = await sealedTestCode(workspaceId, phoneNumber);
+    const testNumber = testCode !== undefined;
+    const sender = testNumber ? undefined : await senders.resolve(workspaceId);
+    if (!testNumber && !sender) {
+      throw new DomainError('sender_not_configured', 'configure a sender for this workspace before sending codes');
+    }
+    const pending = await store.verifications.findPending(workspaceId, phoneNumber, now.toISOString());
+    if (pending) {
+      const resendAt = new Date(Date.parse(pending.lastSentAt) + config.otp.resendSeconds * 1000).toISOString();
+      if (Date.parse(resendAt) > now.getTime()) {
+        const retryAfter = secondsUntil(resendAt, now);
+        throw new DomainError('resend_too_soon', `wait ${retryAfter} s before sending another code to this number`, {
+          details: { verification_id: pending.id, expires_at: pending.expiresAt, retry_after_seconds: retryAfter },
+          headers: { 'Retry-After': String(retryAfter) },
+        });
+      }
+    }
+    if (!testNumber) await enforceSendLimits(store, config, workspaceId, phoneNumber, now);
+
+    const id = pending?.id ?? newId('pv');
+    const code = testNumber ? keyring.decrypt(testCode) : newCode();
+    const at = now.toISOString();
+    const expiresAt = new Date(now.getTime() + config.otp.ttlSeconds * 1000).toISOString();
+    const message = testNumber
+      ? null
+      : { id: newId('msg'), workspaceId, verificationId: id, phoneNumber, codeSealed: keyring.encrypt(code), createdAt: at };
+    const deliveryStatus = testNumber ? ('not_sent' as const) : ('queued' as const);
+    if (pending) {
+      await store.verifications.resend(id, { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus }, message);
+    } else {
+      await store.verifications.create(
+        {
+          id,
+          workspaceId,
+          phoneNumber,
+          codeHmac: codeHmac(id, code),
+          status: 'pending',
+          failedAttempts: 0,
+          sendCount: 1,
+          testNumber,
+          expiresAt,
+          lastSentAt: at,
+          verifiedAt: null,
+          deliveryStatus,
+          deliveryError: null,
+          deliveryUpdatedAt: at,
+          createdAt: at,
+        },
+        message,
+      );
+    }
+    if (message) onQueued();
+    return { verification_id: id, expires_at: expiresAt };
+  }
+
   return {
     /**
      * Starts a verification, or re-sends a fresh code for the pending one of the same number.
      * The message is queued in the same transaction: the answer means queued, never delivered.
      */
-    async create(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
-      const now = clock();
-      const testCode = await sealedTestCode(workspaceId, phoneNumber);
-      const testNumber = testCode !== undefined;
-      const sender = testNumber ? undefined : await senders.resolve(workspaceId);
-      if (!testNumber && !sender) {
-        throw new DomainError('sender_not_configured', 'configure a sender for this workspace before sending codes');
-      }
-      const pending = await store.verifications.findPending(workspaceId, phoneNumber, now.toISOString());
-      if (pending) {
-        const resendAt = new Date(Date.parse(pending.lastSentAt) + config.otp.resendSeconds * 1000).toISOString();
-        if (Date.parse(resendAt) > now.getTime()) {
-          const retryAfter = secondsUntil(resendAt, now);
-          throw new DomainError('resend_too_soon', `wait ${retryAfter} s before sending another code to this number`, {
-            details: { verification_id: pending.id, expires_at: pending.expiresAt, retry_after_seconds: retryAfter },
-            headers: { 'Retry-After': String(retryAfter) },
-          });
-        }
-      }
-      if (!testNumber) await enforceSendLimits(store, config, workspaceId, phoneNumber, now);
-
-      const id = pending?.id ?? newId('pv');
-      const code = testNumber ? keyring.decrypt(testCode) : newCode();
-      const at = now.toISOString();
-      const expiresAt = new Date(now.getTime() + config.otp.ttlSeconds * 1000).toISOString();
-      const message = testNumber
-        ? null
-        : { id: newId('msg'), workspaceId, verificationId: id, phoneNumber, codeSealed: keyring.encrypt(code), createdAt: at };
-      const deliveryStatus = testNumber ? ('not_sent' as const) : ('queued' as const);
-      if (pending) {
-        await store.verifications.resend(id, { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus }, message);
-      } else {
-        await store.verifications.create(
-          {
-            id,
-            workspaceId,
-            phoneNumber,
-            codeHmac: codeHmac(id, code),
-            status: 'pending',
-            failedAttempts: 0,
-            sendCount: 1,
-            testNumber,
-            expiresAt,
-            lastSentAt: at,
-            verifiedAt: null,
-            deliveryStatus,
-            deliveryError: null,
-            deliveryUpdatedAt: at,
-            createdAt: at,
-          },
-          message,
-        );
-      }
-      if (message) onQueued();
-      return { verification_id: id, expires_at: expiresAt };
+    create(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
+      // Creates for one number run one at a time, or two at once would both find no pending verification.
+      return oneAtATimePerNumber(`${workspaceId} ${phoneNumber}`, () => start(workspaceId, phoneNumber));
     },
 
     /** Checks a code: every terminal state answers with its own status and code. */

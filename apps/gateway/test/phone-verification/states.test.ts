@@ -51,6 +51,22 @@ describe('pending → pending on a wrong code → blocked', () => {
 });
 
 describe('resend', () => {
+  it('sends one code when creates for one number arrive at once: the others wait for the resend', async () => {
+    world = await verificationWorld();
+    const { services } = world.platform.core;
+    const workspace = await services.workspaces.resolve('acme', (await services.identity.authenticate(`Bearer ${world.token}`))!.user.id);
+    // Started in one tick, as calls that reach core in one frame are.
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => services.verifications.create(workspace.id, number)));
+    const created = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(created).toHaveLength(1);
+    for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
+      expect(outcome.reason).toMatchObject({ code: 'resend_too_soon', details: { verification_id: created[0]!.value.verification_id } });
+    }
+    await world.graph.waitForRequests(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(world.graph.requests).toHaveLength(1);
+  });
+
   it('answers 429 with the same id during the wait, then sends a fresh code on the same id', async () => {
     const clock = fakeClock();
     world = await verificationWorld({ clock: clock.now });
