@@ -6,12 +6,15 @@ import { senderEndpoints } from './senders.ts';
 import { verificationEndpoints } from './verifications.ts';
 import { workspaceEndpoints } from './workspaces.ts';
 
-/** Every public endpoint: mounted by the app and described by /openapi.json. */
+/**
+ * Every public endpoint: mounted by the app and described by /openapi.json, in this order. The integrators' API
+ * comes first: express tries routes in order, and it carries the traffic.
+ */
 export const endpoints: Endpoint[] = [
+  ...verificationEndpoints,
   ...healthEndpoints,
   ...workspaceEndpoints,
   ...deviceAuthEndpoints,
-  ...verificationEndpoints,
   ...senderEndpoints,
   ...agentEndpoints,
 ];
