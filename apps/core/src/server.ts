@@ -34,6 +34,7 @@ export function createCoreServer(services: Services, log: Logger): CoreServer {
     router: appRouter,
     createContext: (authorization, session) => createContext(services, authorization, session),
     onError,
+    onChannelError: (error) => log.warn({ err: error }, 'closed a core channel that broke the protocol'),
   });
   const server = createServer((req, res) => {
     if (req.url === '/healthz') {

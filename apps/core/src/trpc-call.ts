@@ -15,7 +15,8 @@ export type CallAnswer = { result: { data: unknown } } | { error: unknown };
 export interface Answered {
   /** The HTTP status tRPC gives the answer. */
   status: number;
-  answer: CallAnswer;
+  /** The answer as JSON: a `CallAnswer`. */
+  body: string;
 }
 
 export interface CallOptions<TRouter extends AnyRouter> {
@@ -37,11 +38,13 @@ export function createCaller<TRouter extends AnyRouter>({ router, onError }: Cal
       input = await readInput();
       ctx = await createContext();
       const data: unknown = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
-      return { status: 200, answer: { result: { data } } };
+      // Serialised here, so that a result JSON cannot carry is answered as the fault it is, not lost.
+      return { status: 200, body: JSON.stringify({ result: { data } } satisfies CallAnswer) };
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       onError?.(error, path);
-      return { status: getHTTPStatusCodeFromError(error), answer: { error: getErrorShape({ config, error, type, path, input, ctx }) } };
+      const answer: CallAnswer = { error: getErrorShape({ config, error, type, path, input, ctx }) };
+      return { status: getHTTPStatusCodeFromError(error), body: JSON.stringify(answer) };
     }
   };
 }

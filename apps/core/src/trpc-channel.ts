@@ -38,6 +38,8 @@ const drainMs = 5_000;
 
 export interface TrpcChannelOptions<TRouter extends AnyRouter> extends CallOptions<TRouter> {
   createContext: (authorization: string | undefined, session: string | undefined) => unknown;
+  /** A channel broke the protocol (ws closes it). */
+  onChannelError?: (error: Error) => void;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface TrpcChannelOptions<TRouter extends AnyRouter> extends CallOptio
  * both ends), this cut the CPU both processes spend on an API request by about a third. Procedures, middleware,
  * input validation and error formatting are tRPC's own, as over HTTP.
  */
-export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, ...options }: TrpcChannelOptions<TRouter>) {
+export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, onChannelError, ...options }: TrpcChannelOptions<TRouter>) {
   const call = createCaller(options);
   const server = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes, perMessageDeflate: false });
   let running = 0;
@@ -60,22 +62,27 @@ export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, ..
       answers = [];
       if (running === 0) drained?.();
     };
-    const answer = (message: ChannelAnswer) => {
-      if (answers.push(JSON.stringify(message)) === 1) process.nextTick(flush);
+    // An answer's JSON is a `ChannelAnswer`: the call's answer, an object, with the call's id put first.
+    const answer = (id: number, body: string) => {
+      if (answers.push(`{"id":${id},${body.slice(1)}`) === 1) process.nextTick(flush);
     };
+    // A frame that breaks the protocol closes its channel (ws does that); it must not take core down.
+    socket.on('error', (error) => onChannelError?.(error));
     socket.on('message', (data: RawData) => {
       let calls: ChannelCall[];
       try {
         calls = frame.parse(JSON.parse(data.toString()));
       } catch {
+        // Not the parser's message: it may quote the frame, credentials included.
+        onChannelError?.(new Error('a frame is not a JSON array of calls'));
         socket.close(1007, 'a frame is a JSON array of calls');
         return;
       }
       for (const { id, type, path, input, authorization, session } of calls) {
         running++;
-        void call(type, path, () => input, () => createContext(authorization, session)).then(({ answer: answered }) => {
+        void call(type, path, () => input, () => createContext(authorization, session)).then(({ body }) => {
           running--;
-          answer({ id, ...answered });
+          answer(id, body);
         });
       }
     });

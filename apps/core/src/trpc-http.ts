@@ -59,7 +59,7 @@ export function createTrpcHttpHandler<TRouter extends AnyRouter>({ prefix, creat
     const rawPath = (queryAt === -1 ? req.url : req.url?.slice(0, queryAt))?.slice(prefix.length) ?? '';
     const type = req.method === 'GET' ? 'query' : 'mutation';
     const path = decodePath(rawPath);
-    const { status, answer } = await call(
+    const { status, body } = await call(
       type,
       path ?? rawPath,
       async () => {
@@ -69,7 +69,6 @@ export function createTrpcHttpHandler<TRouter extends AnyRouter>({ prefix, creat
       },
       () => createContext(req),
     );
-    const body = JSON.stringify(answer);
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   };
 }

@@ -74,6 +74,18 @@ it('closes a channel that sends anything but an array of calls, and serves the n
   socket.close();
 });
 
+it('survives a frame that breaks the WebSocket protocol: it closes that channel alone', async () => {
+  const socket = await connect();
+  const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+  socket.send(Buffer.from([0xff, 0xfe, 0xfd]), { binary: false }); // a text frame that is not UTF-8
+  expect(await closed).toBe(1007);
+  const next = await connect();
+  const answered = answers(next, 1);
+  next.send('[{"id":1,"type":"query","path":"health.ping"}]');
+  expect((await answered).get(1)).toEqual({ id: 1, result: { data: { ok: true } } });
+  next.close();
+});
+
 it('refuses an upgrade anywhere but /trpc', async () => {
   const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/healthz`);
   await expect(new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))).rejects.toThrow();
