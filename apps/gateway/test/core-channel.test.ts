@@ -1,0 +1,45 @@
+import type { AddressInfo } from 'node:net';
+import { createUserWithToken, startPlatform } from '@svc/testkit';
+import { TRPCClientError } from '@trpc/client';
+import { expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { CoreChannel } from '../src/core-channel.ts';
+import { connectCore } from '../src/core-client.ts';
+
+it("gives each of many calls made at once its own answer, with its own caller's identity", async () => {
+  const platform = await startPlatform();
+  const tokens = await Promise.all(['ada', 'bob', 'cy'].map((name) => createUserWithToken(platform, `${name}@example.com`)));
+  const core = connectCore(platform.core.url);
+  const calls = Array.from({ length: 300 }, (_, i) => {
+    const token = tokens[i % tokens.length]!;
+    return core.client.auth.whoami.query(undefined, { context: { authorization: `Bearer ${token}` } });
+  });
+  const answers = await Promise.all(calls);
+  expect(answers.map((answer) => answer.user.email)).toEqual(
+    Array.from({ length: 300 }, (_, i) => `${['ada', 'bob', 'cy'][i % 3]}@example.com`),
+  );
+  core.close();
+  await platform.stop();
+});
+
+it('fails the calls waiting on a channel that closes, at once, instead of leaving them hanging', async () => {
+  // A peer that takes the calls and goes away without answering, as a core that crashes does.
+  const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  peer.on('connection', (socket) => socket.on('message', () => socket.terminate()));
+  await new Promise((resolve) => peer.once('listening', resolve));
+  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`);
+  const outcomes = await Promise.allSettled([
+    channel.call({ type: 'mutation', path: 'verifications.create', input: {} }),
+    channel.call({ type: 'query', path: 'health.ping' }),
+  ]);
+  expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+  channel.close();
+  await new Promise((resolve) => peer.close(resolve));
+});
+
+it('answers a transport failure as TRPCClientError, which the gateway maps to 503', async () => {
+  const core = connectCore('http://127.0.0.1:9'); // nothing listens on the discard port
+  const error = await core.client.health.ping.query().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(TRPCClientError);
+  core.close();
+});
