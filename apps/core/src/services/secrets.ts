@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { customAlphabet } from 'nanoid';
+import { pooledRandomBytes } from './random.ts';
 
 const base62 = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 40);
 
@@ -41,7 +42,7 @@ export class Keyring {
   }
 
   encrypt(plaintext: string): string {
-    const iv = randomBytes(12);
+    const iv = pooledRandomBytes(12); // GCM needs a unique IV: 96 random bits
     const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
