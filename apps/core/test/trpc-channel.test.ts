@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@svc/server-kit';
@@ -9,11 +9,15 @@ import { type RunningCore, startCore } from '../src/bootstrap.ts';
 import type { ChannelAnswer, ChannelCall } from '../src/index.ts';
 
 let core: RunningCore;
+let dataDir: string;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-channel-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'svc-channel-'));
   core = await startCore({ dataDir, port: 0, secretKey: randomBytes(32), log: createLogger('core', { LOG_LEVEL: 'silent' }) });
 });
-afterAll(() => core.stop());
+afterAll(async () => {
+  await core.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 async function connect(): Promise<WebSocket> {
   const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/trpc`);

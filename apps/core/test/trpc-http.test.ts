@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@svc/server-kit';
@@ -9,11 +9,15 @@ import { startCore, type RunningCore } from '../src/bootstrap.ts';
 import type { AppRouter } from '../src/index.ts';
 
 let core: RunningCore;
+let dataDir: string;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-trpc-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'svc-trpc-'));
   core = await startCore({ dataDir, port: 0, secretKey: randomBytes(32), log: createLogger('core', { LOG_LEVEL: 'silent' }) });
 });
-afterAll(() => core.stop());
+afterAll(async () => {
+  await core.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 it("speaks tRPC's httpLink protocol: queries, mutations, and formatted errors", async () => {
   const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${core.url}/trpc` })] });

@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, graphAccepted, startFakeProvider, tempDir } from '@svc/testkit';
@@ -79,8 +79,9 @@ async function run(measure: Measure, duration: number): Promise<Round> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+const dataDir = tempDir('svc-bench-');
+
 async function main(): Promise<void> {
-  const dataDir = tempDir('svc-bench-');
   const graph = await startFakeProvider(graphAccepted, { keep: false });
   const [port, corePort, baselinePort] = [await freePort(), await freePort(), await freePort()];
   const env = {
@@ -188,6 +189,8 @@ main()
     process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
     process.exitCode = 1;
   })
-  .finally(() => {
-    for (const child of children) child.kill('SIGTERM');
+  .finally(async () => {
+    const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+    await Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGTERM'))));
+    rmSync(dataDir, { recursive: true, force: true });
   });
