@@ -22,6 +22,7 @@ export interface CoreOptions {
 export interface RunningCore {
   url: string;
   services: Services;
+  /** Answers the calls it is running, then stops; stopping again waits for the same stop. */
   stop(): Promise<void>;
 }
 
@@ -40,15 +41,19 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, 
   services.mailer.loop.start();
   const { server, closeChannels } = createCoreServer(services, log);
   const boundPort = await listen(server, port, host);
+  let stopped: Promise<void> | undefined;
   return {
     url: `http://${host}:${boundPort}`,
     services,
-    async stop() {
-      await closeChannels();
-      await closeServer(server);
-      await services.delivery.stop();
-      await services.mailer.loop.stop();
-      store.close();
+    stop() {
+      stopped ??= (async () => {
+        await closeChannels();
+        await closeServer(server);
+        await services.delivery.stop();
+        await services.mailer.loop.stop();
+        store.close();
+      })();
+      return stopped;
     },
   };
 }

@@ -26,8 +26,8 @@ export interface CallOptions<TRouter extends AnyRouter> {
 
 /**
  * Runs one call of a procedure of `router` through tRPC's own middleware, input validation and error
- * formatting, for core's transports (HTTP, and the gateway's channel). `input` is a function so that a
- * transport's own failure to read the input (a malformed body) is answered as tRPC answers it.
+ * formatting, for core's transports (HTTP, and the gateway's channel). The input comes from `readInput` so that a
+ * transport's own failure to read it (a malformed body) is answered as tRPC answers it.
  */
 export function createCaller<TRouter extends AnyRouter>({ router, onError }: CallOptions<TRouter>) {
   const config = router._def._config;

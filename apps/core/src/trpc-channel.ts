@@ -5,31 +5,23 @@ import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { type CallAnswer, type CallOptions, createCaller } from './trpc-call.ts';
 
-/** One procedure call on the channel, with the credentials of the caller it is made for. */
-export interface ChannelCall {
-  id: number;
-  type: 'query' | 'mutation';
-  path: string;
-  input?: unknown;
+const call = z.object({
+  id: z.number().int().nonnegative(),
+  type: z.enum(['query', 'mutation']),
+  path: z.string(),
+  input: z.unknown().optional(),
   /** The caller's `Authorization` header. */
-  authorization?: string;
+  authorization: z.string().optional(),
   /** The caller's console session. */
-  session?: string;
-}
+  session: z.string().optional(),
+});
+const frame = z.array(call);
+
+/** One procedure call on the channel, with the credentials of the caller it is made for. */
+export type ChannelCall = z.infer<typeof call>;
 
 /** The answer to the call with the same `id`. */
 export type ChannelAnswer = CallAnswer & { id: number };
-
-const frame = z.array(
-  z.object({
-    id: z.number().int().nonnegative(),
-    type: z.enum(['query', 'mutation']),
-    path: z.string(),
-    input: z.unknown().optional(),
-    authorization: z.string().optional(),
-    session: z.string().optional(),
-  }),
-);
 
 /** The most a frame may carry: calls whose inputs are as big as core takes over HTTP, many at once. */
 const maxFrameBytes = 64 * 1024 * 1024;
@@ -50,7 +42,7 @@ export interface TrpcChannelOptions<TRouter extends AnyRouter> extends CallOptio
  * input validation and error formatting are tRPC's own, as over HTTP.
  */
 export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, onChannelError, ...options }: TrpcChannelOptions<TRouter>) {
-  const call = createCaller(options);
+  const answerCall = createCaller(options);
   const server = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes, perMessageDeflate: false });
   let running = 0;
   let drained: (() => void) | undefined;
@@ -80,7 +72,7 @@ export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, on
       }
       for (const { id, type, path, input, authorization, session } of calls) {
         running++;
-        void call(type, path, () => input, () => createContext(authorization, session)).then(({ body }) => {
+        void answerCall(type, path, () => input, () => createContext(authorization, session)).then(({ body }) => {
           running--;
           answer(id, body);
         });

@@ -116,6 +116,19 @@ describe('secrets and chats', () => {
     expect(trace).toContain('[secret:SHOP_KEY]');
   });
 
+  it('get their answer when core stops while answering: core finishes the calls it is running first', async () => {
+    await push('preview');
+    await api('/api/developer/v1/acme/environments/preview/secrets/SHOP_KEY', { method: 'PUT', json: { value: 'shop-secret-123' } });
+    const chat = await api('/api/v1/acme/chats', { json: { agent: 'support', environment: 'preview' } });
+    backend.queue({ status: 200, body: { status: 'shipped' }, delayMs: 300 });
+    const answering = api(`/api/v1/acme/chats/${chat.body.chat_id}/messages`, { json: { text: 'where is order A-1?' } });
+    await backend.waitForRequests(1); // the agent's tool call is under way in core
+    await platform.core.stop();
+    const answer = await answering;
+    expect(answer.status).toBe(201);
+    expect(answer.body.reply).toBe('Order A-1 is shipped.');
+  });
+
   it('keep replay chats out of the inbox and of every conversation count', async () => {
     await push('preview');
     await api('/api/developer/v1/acme/publish', { json: { from: 'preview' } });
