@@ -1,23 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger } from '@svc/server-kit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type RunningCore, startCore } from '../src/bootstrap.ts';
 import type { ChannelAnswer, ChannelCall } from '../src/index.ts';
+import { runningCore } from './running-core.ts';
 
-let core: RunningCore;
-let dataDir: string;
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'svc-channel-'));
-  core = await startCore({ dataDir, port: 0, secretKey: randomBytes(32), log: createLogger('core', { LOG_LEVEL: 'silent' }) });
-});
-afterAll(async () => {
-  await core.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const core = runningCore();
 
 async function connect(): Promise<WebSocket> {
   const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/trpc`);
@@ -37,6 +23,15 @@ function answers(socket: WebSocket, count: number): Promise<Map<number, ChannelA
     };
     socket.on('message', read);
   });
+}
+
+/** Expects a new channel to be served: health.ping answered. */
+async function expectServed(): Promise<void> {
+  const socket = await connect();
+  const answered = answers(socket, 1);
+  socket.send('[{"id":1,"type":"query","path":"health.ping"}]');
+  expect((await answered).get(1)).toEqual({ id: 1, result: { data: { ok: true } } });
+  socket.close();
 }
 
 const errorCode = (answer: ChannelAnswer | undefined) => (answer && 'error' in answer ? (answer.error as { data: { svc: { code: string } } }).data.svc.code : undefined);
@@ -71,11 +66,7 @@ it('closes a channel that sends anything but an array of calls, and serves the n
     socket.send(frame);
     expect(await closed).toBe(1007);
   }
-  const socket = await connect();
-  const answered = answers(socket, 1);
-  socket.send('[{"id":1,"type":"query","path":"health.ping"}]');
-  expect((await answered).get(1)).toEqual({ id: 1, result: { data: { ok: true } } });
-  socket.close();
+  await expectServed();
 });
 
 it('survives a frame that breaks the WebSocket protocol: it closes that channel alone', async () => {
@@ -83,11 +74,7 @@ it('survives a frame that breaks the WebSocket protocol: it closes that channel 
   const closed = new Promise<number>((resolve) => socket.once('close', resolve));
   socket.send(Buffer.from([0xff, 0xfe, 0xfd]), { binary: false }); // a text frame that is not UTF-8
   expect(await closed).toBe(1007);
-  const next = await connect();
-  const answered = answers(next, 1);
-  next.send('[{"id":1,"type":"query","path":"health.ping"}]');
-  expect((await answered).get(1)).toEqual({ id: 1, result: { data: { ok: true } } });
-  next.close();
+  await expectServed();
 });
 
 it('refuses an upgrade anywhere but /trpc', async () => {

@@ -1,23 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger } from '@svc/server-kit';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startCore, type RunningCore } from '../src/bootstrap.ts';
+import { expect, it } from 'vitest';
 import type { AppRouter } from '../src/index.ts';
+import { runningCore } from './running-core.ts';
 
-let core: RunningCore;
-let dataDir: string;
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'svc-trpc-'));
-  core = await startCore({ dataDir, port: 0, secretKey: randomBytes(32), log: createLogger('core', { LOG_LEVEL: 'silent' }) });
-});
-afterAll(async () => {
-  await core.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const core = runningCore();
 
 it("speaks tRPC's httpLink protocol: queries, mutations, and formatted errors", async () => {
   const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${core.url}/trpc` })] });
