@@ -4,6 +4,13 @@ import WebSocket from 'ws';
 interface Waiting {
   resolve(answer: ChannelAnswer): void;
   reject(error: Error): void;
+  /** When the call gives up waiting (ms since the epoch). */
+  deadline: number;
+}
+
+export interface CoreChannelOptions {
+  /** How long a call waits for its answer: undici's default wait for a response, as over HTTP. */
+  answerTimeoutMs?: number;
 }
 
 /** The most a frame of answers may carry (a workspace's whole agent bundle is one answer). */
@@ -21,14 +28,22 @@ export class CoreChannel {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closed = false;
+  private readonly answerTimeoutMs: number;
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    { answerTimeoutMs = 300_000 }: CoreChannelOptions = {},
+  ) {
+    this.answerTimeoutMs = answerTimeoutMs;
+    this.sweeper = setInterval(() => this.expire(), Math.min(5_000, answerTimeoutMs)).unref();
+  }
 
   call(message: Omit<ChannelCall, 'id'>): Promise<ChannelAnswer> {
     if (this.closed) return Promise.reject(new Error('the core channel is closed'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { resolve, reject, deadline: Date.now() + this.answerTimeoutMs });
       if (this.outbox.push(JSON.stringify({ id, ...message })) === 1) process.nextTick(this.flush);
     });
   }
@@ -36,6 +51,7 @@ export class CoreChannel {
   /** Fails the calls still waiting and closes the channel for good. */
   close(): void {
     this.closed = true;
+    clearInterval(this.sweeper);
     this.socket?.terminate();
     this.fail(new Error('the core channel is closed'));
   }
@@ -75,6 +91,16 @@ export class CoreChannel {
     });
     this.socket = socket;
     return socket;
+  }
+
+  /** Fails the calls that waited past their deadline: the oldest come first in the map. */
+  private expire(): void {
+    const now = Date.now();
+    for (const [id, waiting] of this.waiting) {
+      if (waiting.deadline > now) break;
+      this.waiting.delete(id);
+      waiting.reject(new Error(`core did not answer within ${this.answerTimeoutMs / 1000} s`));
+    }
   }
 
   private fail(error: Error): void {

@@ -37,6 +37,15 @@ it('fails the calls waiting on a channel that closes, at once, instead of leavin
   await new Promise((resolve) => peer.close(resolve));
 });
 
+it('fails a call that core does not answer in time', async () => {
+  const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' }); // takes calls and never answers
+  await new Promise((resolve) => peer.once('listening', resolve));
+  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`, { answerTimeoutMs: 100 });
+  await expect(channel.call({ type: 'query', path: 'health.ping' })).rejects.toThrow('core did not answer within 0.1 s');
+  channel.close();
+  await new Promise((resolve) => peer.close(resolve));
+});
+
 it('answers a transport failure as TRPCClientError, which the gateway maps to 503', async () => {
   const core = connectCore('http://127.0.0.1:9'); // nothing listens on the discard port
   const error = await core.client.health.ping.query().catch((e: unknown) => e);
