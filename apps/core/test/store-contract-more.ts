@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PhoneVerification } from '../src/store/messaging-store.ts';
+import { HourlyLimitReached, type PhoneVerification } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -42,29 +42,41 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     });
 
     it('queues a message with its verification, counts it in the hour, and supersedes it on a resend', async () => {
-      await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1));
+      await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 100);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(1);
       expect((await store.outbox.due(at(2), 10)).map((m) => m.id)).toEqual(['m_1']);
-      const resent = await store.verifications.resend('pv_1', { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' }, message('m_2', 'pv_1', 3));
+      const resent = await store.verifications.resend('pv_1', { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' }, message('m_2', 'pv_1', 3), 100);
       expect(resent).toMatchObject({ codeHmac: 'bb', sendCount: 2, expiresAt: at(20) });
       expect((await store.outbox.due(at(4), 10)).map((m) => m.id)).toEqual(['m_2']);
       expect(await store.outbox.recentSendTimes('ws_1', '+56912345678', at(0), 5)).toEqual([at(3), at(1)]);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
     });
 
+    it('keeps nothing of a create or resend whose message would pass the hourly cap', async () => {
+      await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 2);
+      await store.verifications.create(verification('pv_2', '+56987654321'), message('m_2', 'pv_2', 2), 2);
+      await expect(store.verifications.create(verification('pv_3', '+56911112222'), message('m_3', 'pv_3', 3), 2)).rejects.toBeInstanceOf(HourlyLimitReached);
+      await expect(store.verifications.resend('pv_1', { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(4), deliveryStatus: 'queued' }, message('m_4', 'pv_1', 4), 2)).rejects.toMatchObject({ hour: '2026-01-01T00:00:00.000Z' });
+      expect(await store.verifications.get('ws_1', 'pv_3')).toBeUndefined();
+      expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ codeHmac: 'aa', sendCount: 1 });
+      expect((await store.outbox.due(at(5), 10)).map((m) => m.id)).toEqual(['m_1', 'm_2']);
+      expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
+      await store.verifications.create(verification('pv_5', '+56933334444'), null, 2); // a test number sends nothing
+    });
+
     it('blocks at the fifth failed attempt, and verifies only a pending verification', async () => {
-      await store.verifications.create(verification('pv_1'), null);
+      await store.verifications.create(verification('pv_1'), null, 100);
       for (let i = 1; i <= 4; i++) expect((await store.verifications.recordFailedAttempt('pv_1', 5)).status).toBe('pending');
       expect(await store.verifications.recordFailedAttempt('pv_1', 5)).toMatchObject({ status: 'blocked', failedAttempts: 5 });
       expect(await store.verifications.markVerified('pv_1', at(5))).toBe(false);
-      await store.verifications.create(verification('pv_2', '+56987654321'), null);
+      await store.verifications.create(verification('pv_2', '+56987654321'), null, 100);
       expect(await store.verifications.markVerified('pv_2', at(5))).toBe(true);
       expect(await store.verifications.markVerified('pv_2', at(6))).toBe(false);
       expect(await store.verifications.findPending('ws_1', '+56987654321', at(6))).toBeUndefined();
     });
 
     it('records a delivery on the message and its verification, and finds it by the provider id', async () => {
-      await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1));
+      await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 100);
       await store.outbox.markSent('m_1', 'wamid.1', at(2));
       expect(await store.outbox.due(at(3), 10)).toEqual([]);
       expect((await store.verifications.get('ws_1', 'pv_1'))?.deliveryStatus).toBe('sent');

@@ -16,7 +16,9 @@ function limited(message: string, retryAfter: number): DomainError {
 /**
  * Guards against SMS/WhatsApp pumping: at most `numberLimit` sends to one number in a sliding window
  * (Twilio's 5 per 10 minutes), and `workspaceHourlyLimit` sends per workspace per clock hour.
- * Over a limit answers 429 with Retry-After: when the oldest send leaves the window, or the hour ends.
+ * Over a limit answers 429 with Retry-After: when the oldest send leaves the window, or the hour ends. This check
+ * answers early; the store counts each send against the hourly cap in the send's own transaction, so creates that
+ * arrive together cannot overshoot it.
  */
 export async function enforceSendLimits(
   store: Store,
@@ -35,8 +37,12 @@ export async function enforceSendLimits(
     throw limited(`${numberLimit} codes per ${numberWindowSeconds / 60} minutes already sent to this number; retry in ${retryAfter} s`, retryAfter);
   }
   const hour = hourOf(now.toISOString());
-  if ((await store.outbox.sendsInHour(workspaceId, hour)) >= workspaceHourlyLimit) {
-    const retryAfter = Math.max(1, Math.ceil((Date.parse(hour) + hourMs - now.getTime()) / 1000));
-    throw limited(`this workspace sent its ${workspaceHourlyLimit} codes for this hour; retry in ${retryAfter} s`, retryAfter);
-  }
+  if ((await store.outbox.sendsInHour(workspaceId, hour)) >= workspaceHourlyLimit) throw hourUsedUp(config, hour, now);
+}
+
+/** The answer when the workspace's sends for `hour` are used up: retry when the hour ends. */
+export function hourUsedUp(config: CoreConfig, hour: string, now: Date): DomainError {
+  const { workspaceHourlyLimit } = config.otp;
+  const retryAfter = Math.max(1, Math.ceil((Date.parse(hour) + hourMs - now.getTime()) / 1000));
+  return limited(`this workspace sent its ${workspaceHourlyLimit} codes for this hour; retry in ${retryAfter} s`, retryAfter);
 }

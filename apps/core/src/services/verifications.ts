@@ -7,12 +7,12 @@ import {
   type VerificationView,
 } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
-import type { PhoneVerification } from '../store/messaging-store.ts';
+import { HourlyLimitReached, type PhoneVerification } from '../store/messaging-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { keyedLock } from './keyed-lock.ts';
 import { newId } from './ids.ts';
-import { enforceSendLimits } from './send-limits.ts';
+import { enforceSendLimits, hourUsedUp } from './send-limits.ts';
 import { digestsEqual, type Keyring } from './secrets.ts';
 import type { SenderService } from './senders.ts';
 
@@ -87,29 +87,36 @@ export function createVerificationService({ store, keyring, senders, config, clo
       ? null
       : { id: newId('msg'), workspaceId, verificationId: id, phoneNumber, codeSealed: keyring.encrypt(code), createdAt: at };
     const deliveryStatus = testNumber ? ('not_sent' as const) : ('queued' as const);
-    if (pending) {
-      await store.verifications.resend(id, { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus }, message);
-    } else {
-      await store.verifications.create(
-        {
-          id,
-          workspaceId,
-          phoneNumber,
-          codeHmac: codeHmac(id, code),
-          status: 'pending',
-          failedAttempts: 0,
-          sendCount: 1,
-          testNumber,
-          expiresAt,
-          lastSentAt: at,
-          verifiedAt: null,
-          deliveryStatus,
-          deliveryError: null,
-          deliveryUpdatedAt: at,
-          createdAt: at,
-        },
-        message,
-      );
+    const hourlyLimit = config.otp.workspaceHourlyLimit;
+    try {
+      if (pending) {
+        await store.verifications.resend(id, { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus }, message, hourlyLimit);
+      } else {
+        await store.verifications.create(
+          {
+            id,
+            workspaceId,
+            phoneNumber,
+            codeHmac: codeHmac(id, code),
+            status: 'pending',
+            failedAttempts: 0,
+            sendCount: 1,
+            testNumber,
+            expiresAt,
+            lastSentAt: at,
+            verifiedAt: null,
+            deliveryStatus,
+            deliveryError: null,
+            deliveryUpdatedAt: at,
+            createdAt: at,
+          },
+          message,
+          hourlyLimit,
+        );
+      }
+    } catch (error) {
+      if (error instanceof HourlyLimitReached) throw hourUsedUp(config, error.hour, now);
+      throw error;
     }
     if (message) onQueued();
     return { verification_id: id, expires_at: expiresAt };

@@ -75,15 +75,29 @@ export interface Resend {
   deliveryStatus: DeliveryStatus;
 }
 
+/**
+ * Thrown by a write that queues a message when its workspace has already queued `hourlyLimit` in the message's
+ * hour: nothing of that write is kept.
+ */
+export class HourlyLimitReached extends Error {
+  constructor(readonly hour: string) {
+    super(`the workspace's sends for the hour of ${hour} are used up`);
+    this.name = 'HourlyLimitReached';
+  }
+}
+
 export interface MessagingStore {
   verifications: {
     /**
      * Inserts the verification and, in the same transaction, its outbox message (none for a test number),
-     * counted in the workspace's hour.
+     * counted in the workspace's hour unless that hour already has `hourlyLimit` (then HourlyLimitReached).
      */
-    create(verification: PhoneVerification, message: NewOutboxMessage | null): Promise<void>;
-    /** Updates the verification with a fresh code, supersedes its unsent messages and queues the new one, atomically. */
-    resend(id: string, resend: Resend, message: NewOutboxMessage | null): Promise<PhoneVerification>;
+    create(verification: PhoneVerification, message: NewOutboxMessage | null, hourlyLimit: number): Promise<void>;
+    /**
+     * Updates the verification with a fresh code, supersedes its unsent messages and queues the new one, atomically;
+     * counted as by `create`.
+     */
+    resend(id: string, resend: Resend, message: NewOutboxMessage | null, hourlyLimit: number): Promise<PhoneVerification>;
     get(workspaceId: string, id: string): Promise<PhoneVerification | undefined>;
     findPending(workspaceId: string, phoneNumber: string, now: string): Promise<PhoneVerification | undefined>;
     /** Counts one more failed attempt, blocking at `blockAt`; returns the verification after the update. */

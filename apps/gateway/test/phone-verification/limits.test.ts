@@ -35,6 +35,23 @@ describe('send limits', () => {
     expect(capped.body.error.code).toBe('send_limit_exceeded');
     expect(capped.headers.get('retry-after')).toBe('3540');
   });
+
+  it('holds the hourly cap exactly when creates arrive at once', async () => {
+    world = await verificationWorld({ otp: { workspaceHourlyLimit: 3 } });
+    const { services } = world.platform.core;
+    const user = (await services.identity.authenticate(`Bearer ${world.token}`))!.user;
+    const workspace = await services.workspaces.resolve('acme', user.id);
+    // Started in one tick, as calls that reach core in one frame are; each to its own number.
+    const numbers = ['+56911111111', '+56922222222', '+56933333333', '+56944444444', '+56955555555', '+56966666666'];
+    const outcomes = await Promise.allSettled(numbers.map((phone) => services.verifications.create(workspace.id, phone)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+    for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
+      expect(outcome.reason).toMatchObject({ code: 'send_limit_exceeded', details: { retry_after_seconds: expect.any(Number) } });
+    }
+    await world.graph.waitForRequests(3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(world.graph.requests).toHaveLength(3);
+  });
 });
 
 describe('Idempotency-Key', () => {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, type Placeholder, sql, type Table } from 'drizzle-orm';
-import { hourOf, type MessagingStore, type NewOutboxMessage } from '../messaging-store.ts';
+import { HourlyLimitReached, hourOf, type MessagingStore, type NewOutboxMessage } from '../messaging-store.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
@@ -63,10 +63,15 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
 
   const insertVerification = db.insert(phoneVerifications).values(placeholders(phoneVerifications)).prepare();
   const insertMessage = db.insert(messageOutbox).values(placeholders(messageOutbox)).prepare();
+  // Counts a send in its workspace's hour, unless the hour is full: then it changes nothing.
   const countSend = db
     .insert(hourlySends)
     .values({ workspaceId: p('workspaceId'), hour: p('hour'), count: 1 })
-    .onConflictDoUpdate({ target: [hourlySends.workspaceId, hourlySends.hour], set: { count: sql`${hourlySends.count} + 1` } })
+    .onConflictDoUpdate({
+      target: [hourlySends.workspaceId, hourlySends.hour],
+      set: { count: sql`${hourlySends.count} + 1` },
+      setWhere: sql`${hourlySends.count} < ${p('limit')}`,
+    })
     .prepare();
   const failAttempt = db
     .update(phoneVerifications)
@@ -110,10 +115,13 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.deliveryStatus, 'queued')))
     .prepare();
 
-  /** Queues a message and counts it in its workspace's hour; call inside a write. */
-  const queue = (message: NewOutboxMessage) => {
+  /** Queues a message and counts it in its workspace's hour, or throws when the hour is full; call inside a write. */
+  const queue = (message: NewOutboxMessage, hourlyLimit: number) => {
+    const hour = hourOf(message.createdAt);
+    if (hourlyLimit < 1 || countSend.run({ workspaceId: message.workspaceId, hour, limit: hourlyLimit }).changes === 0) {
+      throw new HourlyLimitReached(hour);
+    }
     insertMessage.run({ ...outboxRow(message), lastError: null, providerMessageId: null, sentAt: null });
-    countSend.run({ workspaceId: message.workspaceId, hour: hourOf(message.createdAt) });
   };
   const getVerification = (id: string) => {
     const row = db.select().from(phoneVerifications).where(eq(phoneVerifications.id, id)).get();
@@ -140,13 +148,13 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
 
   return {
     verifications: {
-      async create(verification, message) {
+      async create(verification, message, hourlyLimit) {
         await write(() => {
           insertVerification.run({ ...verification });
-          if (message) queue(message);
+          if (message) queue(message, hourlyLimit);
         });
       },
-      async resend(id, resend, message) {
+      async resend(id, resend, message, hourlyLimit) {
         return write(() => {
           db.update(messageOutbox)
             .set({ status: 'superseded', codeSealed: null })
@@ -163,7 +171,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
             .where(eq(phoneVerifications.id, id))
             .returning()
             .get();
-          if (message) queue(message);
+          if (message) queue(message, hourlyLimit);
           if (!updated) throw new Error(`verification ${id} vanished`);
           return updated;
         });
