@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@svc/server-kit';
 import { createServices } from '../src/services/index.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { tempDir } from './temp-dir.ts';
 
 function setup() {
-  const file = join(mkdtempSync(join(tmpdir(), 'svc-identity-')), 'svc.db');
+  const file = join(tempDir(), 'svc.db');
   let now = new Date('2026-03-01T12:00:00Z');
   const services = createServices({
     store: createSqliteStore(file),

@@ -1,16 +1,16 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@svc/server-kit';
 import { expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { defaultConfig, startCore } from '../src/bootstrap.ts';
+import { tempDir } from './temp-dir.ts';
 
 const log = createLogger('core', { LOG_LEVEL: 'silent' });
 const options = { port: 0, secretKey: randomBytes(32), config: { ...defaultConfig, localMode: true }, log };
 
 it('seeds local mode once: dev@example.com owns demo, with a 0600 dev token that works', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-seed-'));
+  const dataDir = tempDir();
   const first = await startCore({ ...options, dataDir });
   const tokenFile = join(dataDir, 'dev-token');
   const token = readFileSync(tokenFile, 'utf8').trim();

@@ -1,13 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
 import { describeStoreContract } from './store-contract.ts';
+import { tempDir } from './temp-dir.ts';
 
-const tempFile = () => join(mkdtempSync(join(tmpdir(), 'svc-store-')), 'svc.db');
+const tempFile = () => join(tempDir(), 'svc.db');
 
 describeStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
