@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { createUserWithToken, startPlatform, tempDir, type TestPlatform } from '@svc/testkit';
+import { createUserWithToken, startPlatform, removeTempDirs, tempDir, type TestPlatform } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath, storeToken } from '../src/credentials.ts';
 import { runSvc } from './run-svc.ts';
@@ -13,7 +13,10 @@ beforeAll(async () => {
   adaToken = await createUserWithToken(platform, 'ada@example.com');
   bobToken = await createUserWithToken(platform, 'bob@example.com');
 });
-afterAll(() => platform.stop());
+afterAll(async () => {
+  await platform.stop();
+  removeTempDirs();
+});
 
 describe('credentials', () => {
   it('uses the token stored for the server under $XDG_CONFIG_HOME/svc, and says so', async () => {

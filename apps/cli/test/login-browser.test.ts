@@ -1,4 +1,4 @@
-import { createUserWithToken, linkIn, type SmtpCapture, startPlatform, startSmtpCapture, tempDir, type TestPlatform } from '@svc/testkit';
+import { createUserWithToken, linkIn, type SmtpCapture, startPlatform, removeTempDirs, startSmtpCapture, tempDir, type TestPlatform } from '@svc/testkit';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';
@@ -20,6 +20,7 @@ afterAll(async () => {
   await browser?.close();
   await platform.stop();
   await smtp.close();
+  removeTempDirs();
 });
 
 it('svc login --email: the mailed link, opened in Chromium, signs in and approves; the CLI ends signed in', async () => {

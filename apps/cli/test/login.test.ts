@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { startPlatform, tempDir, type TestPlatform } from '@svc/testkit';
+import { startPlatform, removeTempDirs, tempDir, type TestPlatform } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath } from '../src/credentials.ts';
 import { runSvc } from './run-svc.ts';
@@ -9,7 +9,10 @@ let platform: TestPlatform;
 beforeAll(async () => {
   platform = await startPlatform();
 });
-afterAll(() => platform.stop());
+afterAll(async () => {
+  await platform.stop();
+  removeTempDirs();
+});
 
 async function decide(userCode: string, decision: 'approved' | 'denied') {
   const { identity, deviceAuth } = platform.core.services;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createUserWithToken, startPlatform, tempDir, type TestPlatform } from '@svc/testkit';
+import { createUserWithToken, startPlatform, removeTempDirs, tempDir, type TestPlatform } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';
 
@@ -26,7 +26,10 @@ beforeAll(async () => {
   git('-c', 'user.email=ada@example.com', '-c', 'user.name=Ada', 'add', '.');
   git('-c', 'user.email=ada@example.com', '-c', 'user.name=Ada', 'commit', '-q', '-m', 'agents');
 });
-afterAll(() => platform.stop());
+afterAll(async () => {
+  await platform.stop();
+  removeTempDirs();
+});
 
 describe('svc push, envs, publish', () => {
   it("deploys the branch to its environment from any folder of the repo, found by svc.yaml", async () => {

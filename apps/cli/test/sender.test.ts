@@ -1,4 +1,4 @@
-import { createUserWithToken, startPlatform, tempDir, type TestPlatform } from '@svc/testkit';
+import { createUserWithToken, startPlatform, removeTempDirs, tempDir, type TestPlatform } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';
 
@@ -11,7 +11,10 @@ beforeAll(async () => {
   env = { SVC_BASE_URL: platform.url, SVC_TOKEN: token, XDG_CONFIG_HOME: tempDir(), SVC_WORKSPACE: 'acme' };
   await runSvc(['workspaces', 'create', 'acme'], env);
 });
-afterAll(() => platform.stop());
+afterAll(async () => {
+  await platform.stop();
+  removeTempDirs();
+});
 
 describe('svc sender', () => {
   it('sets a WhatsApp Cloud sender with the token read from stdin, and never prints it', async () => {

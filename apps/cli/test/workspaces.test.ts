@@ -1,4 +1,4 @@
-import { createUserWithToken, startPlatform, tempDir, type TestPlatform } from '@svc/testkit';
+import { createUserWithToken, startPlatform, removeTempDirs, tempDir, type TestPlatform } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';
 
@@ -10,7 +10,10 @@ beforeAll(async () => {
   const token = await createUserWithToken(platform, 'ada@example.com');
   env = { SVC_BASE_URL: platform.url, SVC_TOKEN: token, XDG_CONFIG_HOME: tempDir() };
 });
-afterAll(() => platform.stop());
+afterAll(async () => {
+  await platform.stop();
+  removeTempDirs();
+});
 
 describe('svc workspaces', () => {
   it('says there are none yet, then creates one and lists it as a table', async () => {

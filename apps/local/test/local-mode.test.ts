@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, request, tempDir } from '@svc/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { freePort, removeTempDirs, request, tempDir } from '@svc/testkit';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const tsx = import.meta.resolve('tsx');
@@ -13,6 +13,7 @@ let child: ChildProcess | undefined;
 afterEach(() => {
   child?.kill('SIGKILL');
 });
+afterAll(removeTempDirs);
 
 function startLocal(env: Record<string, string>) {
   child = spawn(process.execPath, ['--import', tsx, main], {

@@ -32,8 +32,17 @@ export interface PlatformOptions {
 
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
 
+const madeDirs: string[] = [];
+
+/** A fresh temporary directory; `removeTempDirs()` (in an afterAll) removes the ones a test file made. */
 export function tempDir(prefix = 'svc-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Core and gateway over real HTTP on free ports, on a fresh SQLite file unless `dataDir` is given. */
