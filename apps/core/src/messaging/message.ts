@@ -1,4 +1,4 @@
-import { exchange } from '@svc/server-kit';
+import { exchange } from './exchange.ts';
 import { DeliveryError } from '../services/outbox-loop.ts';
 
 /** A one-time code to deliver. */

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
-import { exchange } from '../src/exchange.ts';
+import { exchange } from '../src/messaging/exchange.ts';
 
 it('answers the status and the whole body, and rejects when nobody listens', async () => {
   const server = createServer((req, res) => {

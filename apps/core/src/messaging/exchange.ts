@@ -7,13 +7,13 @@ export interface Exchanged {
 
 /**
  * One HTTP exchange through undici's dispatch API: the status and the body's text, without the response stream
- * that undici's request() builds for every call. It serves core's sends to providers, on the path of every code.
+ * that undici's request() builds for every call: core's sends to providers are on the path of every code.
  */
-export function exchange(options: Dispatcher.DispatchOptions, dispatcher: Dispatcher = getGlobalDispatcher()): Promise<Exchanged> {
+export function exchange(options: Dispatcher.DispatchOptions): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status = 0;
-    dispatcher.dispatch(options, {
+    getGlobalDispatcher().dispatch(options, {
       onConnect: () => {},
       onHeaders: (statusCode: number) => {
         status = statusCode;
