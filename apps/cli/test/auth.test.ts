@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { createUserWithToken, startPlatform, removeTempDirs, tempDir, type TestPlatform } from '@svc/testkit';
+import { removeTempDirs, tempDir } from '@svc/testkit';
+import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath, storeToken } from '../src/credentials.ts';
 import { runSvc } from './run-svc.ts';

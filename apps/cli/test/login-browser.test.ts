@@ -1,4 +1,5 @@
-import { createUserWithToken, linkIn, type SmtpCapture, startPlatform, removeTempDirs, startSmtpCapture, tempDir, type TestPlatform } from '@svc/testkit';
+import { linkIn, type SmtpCapture, removeTempDirs, startSmtpCapture, tempDir } from '@svc/testkit';
+import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { startPlatform, removeTempDirs, tempDir, type TestPlatform } from '@svc/testkit';
+import { removeTempDirs, tempDir } from '@svc/testkit';
+import { startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath } from '../src/credentials.ts';
 import { runSvc } from './run-svc.ts';

@@ -1,4 +1,5 @@
-import { createUserWithToken, startPlatform, removeTempDirs, tempDir, type TestPlatform } from '@svc/testkit';
+import { removeTempDirs, tempDir } from '@svc/testkit';
+import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@svc/server-kit';
-import { startPlatform } from '@svc/testkit';
+import { startPlatform } from '@svc/gateway/testing';
 import { expect, it } from 'vitest';
 import { startRunner } from '../src/runner.ts';
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createUserWithToken, startPlatform } from '@svc/testkit';
+import { createUserWithToken, startPlatform } from '../testing/platform.ts';
 import { TRPCClientError } from '@trpc/client';
 import { expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';

@@ -1,6 +1,7 @@
 import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
-import { createUserWithToken, request, startPlatform } from '@svc/testkit';
+import { request } from '@svc/testkit';
+import { createUserWithToken, startPlatform } from '../testing/platform.ts';
 import { expect, it } from 'vitest';
 
 it('answers 503 core_unavailable, on /healthz and on the API, when core is down', async () => {

@@ -1,4 +1,5 @@
-import { request, startPlatform, type TestPlatform } from '@svc/testkit';
+import { request } from '@svc/testkit';
+import { startPlatform, type TestPlatform } from '../testing/platform.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { endpoints } from '../src/endpoints/index.ts';
 

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { request, startPlatform } from '@svc/testkit';
+import { request } from '@svc/testkit';
+import { startPlatform } from '../testing/platform.ts';
 import { expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.ts';
 import { connectCore } from '../src/core-client.ts';

@@ -1,4 +1,5 @@
-import { createUserWithToken, request, startPlatform, type TestPlatform } from '@svc/testkit';
+import { request } from '@svc/testkit';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../testing/platform.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let platform: TestPlatform;

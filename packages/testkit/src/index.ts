@@ -1,5 +1,5 @@
 export * from './http.ts';
-export * from './platform.ts';
+export * from './temp-dirs.ts';
 export * from './ports.ts';
 export * from './fake-provider.ts';
 export * from './browser-session.ts';

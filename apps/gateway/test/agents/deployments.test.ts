@@ -1,4 +1,5 @@
-import { createUserWithToken, type FakeProvider, request, startFakeProvider, startPlatform, type TestPlatform } from '@svc/testkit';
+import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 let platform: TestPlatform;

@@ -1,4 +1,5 @@
-import { BrowserSession, formField, request, startPlatform, type TestPlatform } from '@svc/testkit';
+import { BrowserSession, formField, request } from '@svc/testkit';
+import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { startGateway } from '../../src/index.ts';

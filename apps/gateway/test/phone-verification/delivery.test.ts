@@ -1,4 +1,5 @@
-import { createUserWithToken, graphAccepted, request, startFakeProvider, startPlatform } from '@svc/testkit';
+import { graphAccepted, request, startFakeProvider } from '@svc/testkit';
+import { createUserWithToken, startPlatform } from '../../testing/platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { number, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
 

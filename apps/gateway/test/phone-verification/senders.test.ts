@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createUserWithToken, request, startPlatform, type TestPlatform } from '@svc/testkit';
+import { request } from '@svc/testkit';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { number, type VerificationWorld, verificationWorld } from './setup.ts';
 

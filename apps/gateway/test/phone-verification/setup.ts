@@ -1,16 +1,13 @@
 import {
-  createUserWithToken,
   type FakeProvider,
   graphAccepted,
   type JsonResponse,
-  type PlatformOptions,
   type RequestOptions,
   request,
   startFakeProvider,
-  startPlatform,
-  type TestPlatform,
   twilioAccepted,
 } from '@svc/testkit';
+import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../../testing/platform.ts';
 
 export const number = '+56912345678';
 

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
-import { startGateway } from '@svc/gateway';
+import { freePort, tempDir } from '@svc/testkit';
 import { createLogger } from '@svc/server-kit';
-import { freePort } from './ports.ts';
+import { startGateway } from '../src/index.ts';
 
 export interface TestPlatform {
   /** The gateway's base URL (http://localhost:<port>). */
@@ -31,19 +29,6 @@ export interface PlatformOptions {
 }
 
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
-
-const madeDirs: string[] = [];
-
-/** A fresh temporary directory; `removeTempDirs()` (in an afterAll) removes the ones a test file made. */
-export function tempDir(prefix = 'svc-test-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  madeDirs.push(dir);
-  return dir;
-}
-
-export function removeTempDirs(): void {
-  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
 
 /** Core and gateway over real HTTP on free ports, on a fresh SQLite file unless `dataDir` is given. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform & { secretKey: Buffer }> {
