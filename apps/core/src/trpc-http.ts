@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
-import { TRPCError } from '@trpc/server/unstable-core-do-not-import';
+import { TRPCError } from '@trpc/server';
 import { type CallOptions, createCaller } from './trpc-call.ts';
 
 /** Core is internal: the gateway caps public bodies at 1 MiB; a push bundle wraps one. */
