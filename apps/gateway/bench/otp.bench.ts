@@ -71,9 +71,10 @@ async function run(measure: Measure, duration: number): Promise<Round> {
   const before = measure.servers.map((server) => cpuMicros(server.pid));
   const result = await autocannon({ ...measure.options, connections, duration });
   const cpu = measure.servers.map((server, i) => (cpuMicros(server.pid) - before[i]!) / Math.max(1, result.requests.total));
-  const unexpected = Object.entries(result.statusCodeStats)
+  const byStatus: Record<string, { count?: number }> = result.statusCodeStats ?? {};
+  const unexpected = Object.entries(byStatus)
     .filter(([status]) => Number(status) !== measure.expected)
-    .reduce((sum, [, stats]) => sum + stats.count, 0);
+    .reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
   return { rps: result.requests.average, p99: result.latency.p99, errors: unexpected + result.errors + result.timeouts, cpu };
 }
 

@@ -1,3 +1,5 @@
+// Tests read answers field by field in their assertions, so an untyped body is what they need.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 export interface JsonResponse<T = any> {
   status: number;
   headers: Headers;
@@ -26,3 +28,4 @@ export async function request<T = any>(url: string, init: RequestOptions = {}): 
   const isJson = response.headers.get('content-type')?.includes('json');
   return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T };
 }
+/* eslint-enable @typescript-eslint/no-explicit-any */

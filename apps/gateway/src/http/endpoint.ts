@@ -46,7 +46,7 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
 }
 
 /** Declares an endpoint with its body and params types inferred from the schemas. */
-export function endpoint<B extends z.ZodType = z.ZodUndefined, P extends z.ZodObject = z.ZodObject<{}>>(
+export function endpoint<B extends z.ZodType = z.ZodUndefined, P extends z.ZodObject = z.ZodObject<Record<never, never>>>(
   definition: Endpoint<B, P>,
 ): Endpoint {
   return definition as unknown as Endpoint;
