@@ -61,7 +61,10 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ codeHmac: 'aa', sendCount: 1 });
       expect((await store.outbox.due(at(5), 10)).map((m) => m.id)).toEqual(['m_1', 'm_2']);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
-      await store.verifications.create(verification('pv_5', '+56933334444'), null, 2); // a test number sends nothing
+      // A test number sends nothing, so a full hour does not refuse it and it counts no send.
+      await store.verifications.create({ ...verification('pv_5', '+56933334444'), testNumber: true }, null, 2);
+      expect(await store.verifications.get('ws_1', 'pv_5')).toMatchObject({ status: 'pending', testNumber: true });
+      expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
     });
 
     it('blocks at the fifth failed attempt, and verifies only a pending verification', async () => {

@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { createUserWithToken, startPlatform } from '../testing/platform.ts';
-import { TRPCClientError } from '@trpc/client';
+import { createLogger } from '@svc/server-kit';
+import { freePort, request } from '@svc/testkit';
 import { expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { CoreChannel } from '../src/core-channel.ts';
 import { connectCore } from '../src/core-client.ts';
+import { startGateway } from '../src/index.ts';
 
 it("gives each of many calls made at once its own answer, with its own caller's identity", async () => {
   const platform = await startPlatform();
@@ -46,9 +48,11 @@ it('fails a call that core does not answer in time', async () => {
   await new Promise((resolve) => peer.close(resolve));
 });
 
-it('answers a transport failure as TRPCClientError, which the gateway maps to 503', async () => {
-  const core = connectCore('http://127.0.0.1:9'); // nothing listens on the discard port
-  const error = await core.client.health.ping.query().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(TRPCClientError);
-  core.close();
+it('answers 503 core_unavailable on the API when core cannot be reached', async () => {
+  const closed = await freePort(); // nothing listens there
+  const gateway = await startGateway({ port: 0, coreUrl: `http://127.0.0.1:${closed}`, log: createLogger('gateway', { LOG_LEVEL: 'silent' }) });
+  const answer = await request(`${gateway.url}/cli/workspaces`, { token: 'svc_whatever' });
+  expect(answer.status).toBe(503);
+  expect(answer.body.error.code).toBe('core_unavailable');
+  await gateway.stop();
 });
