@@ -7,8 +7,15 @@ export class CliError extends Error {
     message: string,
     readonly exitCode: number = exitCodes.failure,
     readonly code?: string,
+    /** The server's error answer, as `--json` prints it (with its `issues`, `attempts_left`...). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'CliError';
+  }
+
+  /** The error as `--json` prints it on stdout: the server's answer, or the same envelope for the CLI's own errors. */
+  toJson(): unknown {
+    return this.body ?? { error: { code: this.code ?? (this.exitCode === exitCodes.usage ? 'usage' : 'failed'), message: this.message } };
   }
 }

@@ -1,3 +1,8 @@
+import { createColors } from 'picocolors';
+
+/** Colours for what goes to stderr: only when stderr is a terminal and NO_COLOR is unset, never into a file. */
+export const stderrColors = createColors(Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
+
 /** Prints rows as aligned columns under upper-case headers, as `gh` and `kubectl` do. */
 export function printTable(headers: string[], rows: string[][]): void {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));

@@ -1,4 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { removeTempDirs, tempDir } from '@svc/testkit';
 import { startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,5 +70,29 @@ describe('svc login, when time runs out', () => {
     expect(await login.exited).toBe(1);
     expect(login.output().stderr).toContain('the code expired before it was approved; run `svc login` again');
     await expiring.stop();
+  }, 30_000);
+});
+
+describe('svc login, on a terminal with stderr sent to a file', () => {
+  it('writes no colour codes into the file', async () => {
+    const dir = tempDir();
+    const errors = join(dir, 'stderr.txt');
+    const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+    // stdout stays the pseudo-terminal `script` provides; only stderr is a file.
+    const command = `'${process.execPath}' '${bin}' login --no-browser 2>'${errors}'`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH, SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: dir, TERM: 'xterm-256color' },
+    });
+    child.stdout.resume();
+    let code: string | undefined;
+    while (!code) {
+      code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(existsSync(errors) ? readFileSync(errors, 'utf8') : '')?.[1];
+      if (!code) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await decide(code, 'denied');
+    await new Promise((resolve) => child.on('exit', resolve));
+    const written = readFileSync(errors, 'utf8');
+    expect(written).toContain('Not signed in.');
+    expect(written).not.toContain('\u001b[');
   }, 30_000);
 });

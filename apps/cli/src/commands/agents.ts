@@ -6,7 +6,7 @@ import { globalOptions, requireCredential } from '../context.ts';
 import { CliError, exitCodes } from '../errors.ts';
 import { printJson, printTable } from '../output.ts';
 import { findRepoRoot, gitState } from '../repo.ts';
-import { readStdin } from '../stdin.ts';
+import { readSecret } from '../stdin.ts';
 import { resolveWorkspace } from '../workspace.ts';
 
 interface Deployment {
@@ -70,15 +70,15 @@ export function registerAgents(program: Command): void {
   const secrets = program.command('secrets').description("an environment's secrets, for the agents' tools");
   secrets
     .command('set')
-    .description('set a secret; the value is read from stdin')
+    .description('set a secret: typed at a hidden prompt, or piped on stdin')
     .argument('<name>', 'UPPER_SNAKE_CASE')
     .requiredOption('--env <name>', 'the environment')
     .action(async (name: string, opts: { env: string }, command: Command) => {
-      const { api, base } = await workspaceApi(command);
-      if (process.stdin.isTTY) process.stderr.write(`Value of ${name} (then Ctrl-D): `);
-      const value = (await readStdin()).replace(/\r?\n$/, '');
-      if (!value) throw new CliError('the value is empty: pipe it on stdin', exitCodes.usage);
+      const { api, options, base } = await workspaceApi(command);
+      const value = await readSecret(`Value of ${name}`);
+      if (!value) throw new CliError('the value is empty: type it at the prompt or pipe it on stdin', exitCodes.usage);
       await api.request('PUT', `${base}/environments/${encodeURIComponent(opts.env)}/secrets/${encodeURIComponent(name)}`, { value });
+      if (options.json) return printJson({ name, environment: opts.env, set: true });
       process.stdout.write(`Set ${name} in ${opts.env}.\n`);
     });
   secrets

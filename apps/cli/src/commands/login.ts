@@ -8,6 +8,7 @@ import { Api } from '../api.ts';
 import { globalOptions, resolveCredential } from '../context.ts';
 import { credentialsPath, storeToken } from '../credentials.ts';
 import { CliError, exitCodes } from '../errors.ts';
+import { printJson, stderrColors } from '../output.ts';
 
 interface TokenAnswer {
   access_token?: string;
@@ -48,7 +49,7 @@ async function pollForToken(baseUrl: string, started: DeviceAuthorization): Prom
       if (!response) continue; // a network blip: try again at the next interval
       const answer = (await response.json().catch(() => ({}))) as TokenAnswer;
       if (answer.access_token) {
-        spinner.succeed('Approved.');
+        spinner.stopAndPersist({ symbol: stderrColors.green('✔'), text: 'Approved.' });
         return answer.access_token;
       }
       if (answer.error === 'authorization_pending') continue;
@@ -62,7 +63,7 @@ async function pollForToken(baseUrl: string, started: DeviceAuthorization): Prom
     }
     throw new CliError('the code expired before it was approved; run `svc login` again');
   } catch (error) {
-    spinner.fail('Not signed in.');
+    spinner.stopAndPersist({ symbol: stderrColors.red('✖'), text: 'Not signed in.' });
     throw error;
   }
 }
@@ -109,12 +110,14 @@ export function registerLogin(program: Command): void {
     .command('logout')
     .description('revoke the stored token on the server, then delete it here')
     .action(async (_opts, command: Command) => {
-      const { baseUrl } = globalOptions(command);
+      const { baseUrl, json } = globalOptions(command);
       const path = credentialsPath();
       const credential = await resolveCredential(baseUrl);
       if (!credential || credential.source !== path) {
         if (process.env.SVC_TOKEN) throw new CliError('SVC_TOKEN is set; unset it to sign out (it is not stored by svc)', exitCodes.usage);
-        throw new CliError(`not signed in to ${baseUrl}`, exitCodes.auth);
+        // Signing out is done when there is nothing to sign out of, as `gh auth logout` and `docker logout` agree.
+        if (json) return printJson({ server: baseUrl, signed_out: false, reason: 'not_signed_in' });
+        return void process.stdout.write(`Not signed in to ${baseUrl}; nothing to do.\n`);
       }
       const api = new Api(baseUrl, credential.token);
       try {
@@ -125,6 +128,7 @@ export function registerLogin(program: Command): void {
         if (!(error instanceof CliError && error.exitCode === exitCodes.auth)) throw error;
       }
       await storeToken(path, baseUrl, undefined);
+      if (json) return printJson({ server: baseUrl, signed_out: true });
       process.stdout.write(`Signed out of ${baseUrl}; the token is revoked and deleted.\n`);
     });
 }

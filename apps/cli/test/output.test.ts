@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
+import { removeTempDirs, tempDir } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSvc } from './run-svc.ts';
+
+const demo = fileURLToPath(new URL('../../../examples/demo', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+
+let platform: TestPlatform;
+let env: Record<string, string>;
+let repo: string;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  const token = await createUserWithToken(platform, 'ada@example.com');
+  env = { SVC_BASE_URL: platform.url, SVC_TOKEN: token, XDG_CONFIG_HOME: tempDir() };
+  await runSvc(['workspaces', 'create', 'demo'], env);
+  repo = tempDir('svc-repo-');
+  cpSync(demo, repo, { recursive: true });
+  expect((await runSvc(['push', '--env', 'preview'], env, undefined, repo)).code).toBe(0);
+});
+afterAll(async () => {
+  await platform.stop();
+  removeTempDirs();
+});
+
+describe('--json', () => {
+  it('prints a usage error as the JSON error envelope on stdout, exit 2', async () => {
+    const result = await runSvc(['--json', 'deploy-everything'], env);
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout)).toEqual({ error: { code: 'usage', message: "unknown command 'deploy-everything'" } });
+  });
+
+  it("prints the server's error answer, issues included, for an invalid manifest", async () => {
+    writeFileSync(join(repo, 'agents/support/agent.yaml'), 'name: Support\nmodel: nonsense\n');
+    const result = await runSvc(['push', '--json'], env, undefined, repo);
+    expect(result.code).toBe(1);
+    const body = JSON.parse(result.stdout);
+    expect(body.error.code).toBe('invalid_manifest');
+    expect(body.issues).toEqual([expect.objectContaining({ file: 'agents/support/agent.yaml', path: 'model' })]);
+    const human = await runSvc(['push'], env, undefined, repo);
+    expect(human.stderr).toContain('agents/support/agent.yaml');
+    cpSync(join(demo, 'agents/support/agent.yaml'), join(repo, 'agents/support/agent.yaml'));
+  });
+
+  it('prints "not signed in" as JSON with exit 4', async () => {
+    const result = await runSvc(['--json', 'whoami'], { SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: tempDir() });
+    expect(result.code).toBe(4);
+    expect(JSON.parse(result.stdout).error.code).toBe('unauthorized');
+  });
+
+  it('answers `secrets set` in JSON', async () => {
+    const result = await runSvc(['--json', 'secrets', 'set', 'API_KEY', '--env', 'preview'], env, 'k-123\n', repo);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ name: 'API_KEY', environment: 'preview', set: true });
+  });
+});
+
+it('prints its version', async () => {
+  const result = await runSvc(['--version'], env);
+  expect(result).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+});
+
+it('signs out with exit 0 when already signed out', async () => {
+  const result = await runSvc(['logout'], { SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: tempDir() });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('Not signed in');
+});
+
+it('reads a secret typed at a terminal without echoing it', async () => {
+  // `script` gives the CLI a real pseudo-terminal, as a person at a shell has.
+  const command = [process.execPath, bin, 'secrets', 'set', 'TYPED_KEY', '--env', 'preview'].map((arg) => `'${arg}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: repo, env: { ...process.env, ...env, NO_COLOR: '1' } });
+  let screen = '';
+  child.stdout.on('data', (chunk) => {
+    screen += chunk;
+    if (screen.includes('Value of TYPED_KEY') && !screen.includes('typed')) {
+      screen += '(typed)';
+      child.stdin.write('hunter2-secret\r');
+    }
+  });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  expect(code).toBe(0);
+  expect(screen).toContain('Set TYPED_KEY in preview.');
+  expect(screen).not.toContain('hunter2-secret');
+  const { identity, workspaces, deployments } = platform.core.services;
+  const workspace = await workspaces.resolve('demo', (await identity.findOrCreateUser('ada@example.com')).id);
+  expect((await deployments.secretValues(workspace.id, 'preview')).TYPED_KEY).toBe('hunter2-secret');
+});
