@@ -2,7 +2,6 @@ import { CliError, exitCodes } from './errors.ts';
 
 interface ErrorBody {
   error?: { code?: string; message?: string };
-  issues?: { file?: string; path: string; message: string }[];
 }
 
 /** A small JSON client for the gateway; every failure becomes a one-line CliError. */
@@ -35,8 +34,7 @@ export class Api {
     if (response.status === 401) {
       throw new CliError(`${message} at ${this.baseUrl}: run \`svc login\` or set SVC_TOKEN`, exitCodes.auth, code, answer);
     }
-    const issues = (parsed?.issues ?? []).map((issue) => `\n  ${[issue.file, issue.path].filter(Boolean).join(': ')}: ${issue.message}`).join('');
-    throw new CliError(`${code ? `${message} (${code})` : message}${issues}`, exitCodes.failure, code, answer);
+    throw new CliError(code ? `${message} (${code})` : message, exitCodes.failure, code, answer);
   }
 }
 

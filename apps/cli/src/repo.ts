@@ -31,14 +31,32 @@ export async function manifestWorkspace(root: string): Promise<string | undefine
   }
 }
 
-/** The current branch (undefined on a detached HEAD or outside git) and commit. */
-export async function gitState(root: string): Promise<{ branch?: string; commit?: string }> {
-  const git = async (...args: string[]) => (await run('git', args, { cwd: root })).stdout.trim();
+export interface GitState {
+  /** The current branch, unborn ones included; undefined on a detached HEAD or outside git. */
+  branch?: string;
+  /** HEAD's commit, only when the bundle's files are exactly as committed. */
+  commit?: string;
+  /** The bundle's files differ from HEAD (changed, staged or new files), so no commit describes them. */
+  dirty: boolean;
+  /** The bundle files git would push: tracked ones that exist, and untracked ones that are not ignored. */
+  paths?: string[];
+}
+
+const bundlePathspec = ['--', 'svc.yaml', 'agents'];
+
+/** What git knows of the repository at `root`; `{ dirty: false }` outside git. */
+export async function gitState(root: string): Promise<GitState> {
+  const git = async (...args: string[]) => (await run('git', args, { cwd: root, maxBuffer: 64 * 1024 * 1024 })).stdout;
   try {
-    const branch = await git('rev-parse', '--abbrev-ref', 'HEAD');
-    const commit = await git('rev-parse', 'HEAD').catch(() => undefined);
-    return { branch: branch === 'HEAD' ? undefined : branch, commit };
+    await git('rev-parse', '--git-dir');
   } catch {
-    return {};
+    return { dirty: false };
   }
+  // symbolic-ref names the branch even before its first commit; it fails on a detached HEAD.
+  const branch = (await git('symbolic-ref', '--short', '-q', 'HEAD').catch(() => '')).trim() || undefined;
+  const head = (await git('rev-parse', '--verify', '-q', 'HEAD').catch(() => '')).trim() || undefined;
+  const dirty = (await git('status', '--porcelain', '--untracked-files=all', ...bundlePathspec)).trim() !== '';
+  const listed = (await git('ls-files', '-z', '--cached', '--others', '--exclude-standard', ...bundlePathspec)).split('\0');
+  const paths = [...new Set(listed)].filter((path) => path && existsSync(join(root, path))).sort();
+  return { branch, commit: dirty ? undefined : head, dirty: dirty || !head, paths };
 }

@@ -1,4 +1,4 @@
-import { readBundleFiles } from '@svc/agent-runtime/files';
+import { BinaryFileError, readBundleFiles } from '@svc/agent-runtime/files';
 import { environmentForBranch, type VersionView } from '@svc/domain';
 import type { Command } from 'commander';
 import { Api } from '../api.ts';
@@ -34,12 +34,16 @@ export function registerAgents(program: Command): void {
       const root = findRepoRoot();
       if (!root) throw new CliError('no svc.yaml here or in any parent folder', exitCodes.usage);
       const { api, options, base } = await workspaceApi(command);
-      const git = await gitState(root);
+      const { paths, dirty, ...git } = await gitState(root);
       const environment = opts.env ?? environmentForBranch(git.branch);
-      const deployed = await api.request<Deployment>('POST', `${base}/deployments`, { environment, files: await readBundleFiles(root), git });
-      if (options.json) return printJson(deployed);
+      const files = await readBundleFiles(root, paths).catch((error: unknown) => {
+        throw error instanceof BinaryFileError ? new CliError(error.message, exitCodes.usage, 'binary_file') : error;
+      });
+      const deployed = await api.request<Deployment>('POST', `${base}/deployments`, { environment, files, git });
+      if (options.json) return printJson({ ...deployed, dirty });
       const what = deployed.created ? 'Created' : 'Unchanged content:';
       process.stdout.write(`${what} ${describeVersion(deployed.version)}, deployed to ${deployed.environment}.\n`);
+      if (dirty) process.stderr.write('Note: dirty: the pushed files differ from any commit, so no commit is recorded.\n');
     });
 
   program
