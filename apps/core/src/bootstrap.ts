@@ -40,7 +40,7 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, 
   services.delivery.start();
   services.mailer.loop.start();
   const { server, closeChannels } = createCoreServer(services, log);
-  const boundPort = await listen(server, port, host);
+  const boundPort = await listen(server, port, host, 'CORE_PORT');
   let stopped: Promise<void> | undefined;
   return {
     url: `http://${host}:${boundPort}`,

@@ -1,10 +1,8 @@
-import { createLogger, runMain } from '@svc/server-kit';
+import { runMain } from '@svc/server-kit';
 import { startCore } from './bootstrap.ts';
 import { readEnv } from './env.ts';
 
-const log = createLogger('core');
-
-await runMain(log, async () => {
+await runMain('core', async (log) => {
   const env = readEnv();
   const core = await startCore({ ...env, log });
   log.info({ url: core.url, dataDir: env.dataDir, localMode: env.config.localMode }, 'core listening');

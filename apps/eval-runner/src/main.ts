@@ -1,10 +1,8 @@
-import { createLogger, runMain } from '@svc/server-kit';
+import { runMain } from '@svc/server-kit';
 import { readEnv } from './env.ts';
 import { startRunner } from './runner.ts';
 
-const log = createLogger('eval-runner');
-
-await runMain(log, async () => {
+await runMain('eval-runner', async (log) => {
   const env = readEnv();
   const runner = startRunner({ ...env, log });
   log.info({ core: env.coreUrl }, 'eval runner started');

@@ -19,7 +19,7 @@ export interface RunningGateway {
 
 export async function startGateway({ port, coreUrl, publicUrl, localMode, log }: GatewayOptions): Promise<RunningGateway> {
   const server = createServer();
-  const boundPort = await listen(server, port);
+  const boundPort = await listen(server, port, undefined, 'PORT');
   const url = publicUrl ?? `http://localhost:${boundPort}`;
   const core = connectCore(coreUrl);
   server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log }));

@@ -6,7 +6,7 @@ import { ConfigError, closeServer, listen } from '@svc/server-kit';
 import { createDemoBackend } from './demo-backend.ts';
 import { banner } from './banner.ts';
 import { readEnv } from './env.ts';
-import { type PlatformProcess, startApp, stopApp, waitUntilHealthy } from './processes.ts';
+import { type PlatformProcess, startApp, stopApp } from './processes.ts';
 
 let env;
 try {
@@ -53,13 +53,21 @@ async function stopAll(exitCode: number): Promise<never> {
   process.exit(exitCode);
 }
 
+/** EX_CONFIG: a process refused its configuration, and so does `pnpm start`. */
+const configExit = 78;
+
 function start(name: string): PlatformProcess {
   const proc = startApp(name, childEnv);
   running.push(proc);
   void proc.exited.then((code) => {
     if (stopping) return;
-    process.stderr.write(`svc: ${name} exited unexpectedly (code ${code}); stopping\n`);
-    void stopAll(1);
+    if (code === configExit) {
+      process.stderr.write(`svc: ${name} refused its configuration (above); stopping\n`);
+      void stopAll(configExit);
+    } else {
+      process.stderr.write(`svc: ${name} exited unexpectedly (code ${code}); stopping\n`);
+      void stopAll(1);
+    }
   });
   return proc;
 }
@@ -68,18 +76,17 @@ process.on('SIGINT', () => void (stopping || stopAll(0)));
 process.on('SIGTERM', () => void (stopping || stopAll(0)));
 
 try {
-  await listen(demoBackend, env.demoBackendPort, '127.0.0.1');
-  const core = start('core');
-  await waitUntilHealthy(`http://127.0.0.1:${env.corePort}/healthz`, core);
-  const gateway = start('gateway');
-  start('eval-runner');
-  if (process.env.GITHUB_APP_ID) start('github-app');
-  await waitUntilHealthy(`http://127.0.0.1:${env.port}/healthz`, gateway);
+  await listen(demoBackend, env.demoBackendPort, '127.0.0.1', 'DEMO_BACKEND_PORT');
+  await start('core').ready;
+  const apps = ['gateway', 'eval-runner', ...(process.env.GITHUB_APP_ID ? ['github-app'] : [])];
+  await Promise.all(apps.map((name) => start(name).ready));
 } catch (error) {
   if (!stopping) {
     process.stderr.write(`svc: ${(error as Error).message}\n`);
-    await stopAll(1);
+    await stopAll(error instanceof ConfigError ? configExit : 1);
   }
+  // A process failed and stopAll is stopping the rest and exiting: the platform never became ready.
+  await new Promise<never>(() => {});
 }
 
 const tokenFile = join(env.dataDir, 'dev-token');

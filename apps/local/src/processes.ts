@@ -9,16 +9,23 @@ export interface PlatformProcess {
   name: string;
   child: ChildProcess;
   exited: Promise<number | null>;
+  /** Resolves when the app says it has started (it is listening); rejects if it exits first. */
+  ready: Promise<void>;
 }
 
-/** Starts one app's entry point (`apps/<name>/src/main.ts`) as its own process. */
+/** Starts one app's entry point (`apps/<name>/src/main.ts`) as its own process, with an IPC channel for `ready`. */
 export function startApp(name: string, env: NodeJS.ProcessEnv): PlatformProcess {
   const child = spawn(process.execPath, ['--import', tsx, `${appsDir}${name}/src/main.ts`], {
     env,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { name, child, exited };
+  const ready = new Promise<void>((resolve, reject) => {
+    child.on('message', (message: { ready?: boolean }) => message.ready && resolve());
+    void exited.then((code) => reject(new Error(`${name} exited during start-up (code ${code})`)));
+  });
+  ready.catch(() => {}); // whoever awaits it sees the failure; the exit itself is handled by the caller
+  return { name, child, exited, ready };
 }
 
 /** Asks a process to stop, and kills it if it has not within the grace period. */
@@ -28,24 +35,4 @@ export async function stopApp(proc: PlatformProcess, graceMs = 10_000): Promise<
   const timer = setTimeout(() => proc.child.kill('SIGKILL'), graceMs);
   await proc.exited;
   clearTimeout(timer);
-}
-
-/** Resolves once `url` answers 200, rejects when the process exits first or time runs out. */
-export async function waitUntilHealthy(url: string, proc: PlatformProcess, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void proc.exited.then(() => {
-    exited = true;
-  });
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`${proc.name} exited during start-up`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${proc.name} did not become healthy at ${url} within ${timeoutMs / 1000} s`);
 }

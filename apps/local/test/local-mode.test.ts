@@ -74,15 +74,29 @@ describe('pnpm start (local mode)', () => {
     expect(stderr).toContain('SVC_PUBLIC_URL: expected an http(s) URL');
   }, 20_000);
 
-  it('stops everything and exits 1 when a process cannot start', async () => {
+  it('stops everything, exits 78 and names the variable when a port is taken', async () => {
     const dataDir = tempDir();
     const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
     const blocker = (await import('node:net')).createServer().listen(port);
     await once(blocker, 'listening');
     const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: dataDir });
-    expect(await local.exited).toBe(1);
-    expect(local.output().stderr).toContain('gateway exited');
+    expect(await local.exited).toBe(78);
+    expect(local.output().stderr).toContain(`PORT: port ${port} is already in use; set PORT to a free port`);
+    expect(local.output().stdout).not.toContain('svc is running');
     await expect(fetch(`http://127.0.0.1:${corePort}/healthz`)).rejects.toThrow();
     blocker.close();
+  }, 60_000);
+
+  it('exits 78 without the ready banner when a process refuses its configuration', async () => {
+    const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
+    const ports = { PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort) };
+    const loud = startLocal({ ...ports, SVC_DATA_DIR: tempDir(), LOG_LEVEL: 'loud' });
+    expect(await loud.exited).toBe(78);
+    expect(loud.output().stderr).toContain('LOG_LEVEL: expected trace, debug, info, warn, error, fatal or silent (got "loud")');
+    expect(loud.output().stderr).not.toContain('    at '); // a message, not a stack trace
+    expect(loud.output().stdout).not.toContain('svc is running');
+    const xml = startLocal({ ...ports, SVC_DATA_DIR: tempDir(), LOG_FORMAT: 'xml' });
+    expect(await xml.exited).toBe(78);
+    expect(xml.output().stderr).toContain('LOG_FORMAT: expected json or pretty (got "xml")');
   }, 60_000);
 });

@@ -1,5 +1,7 @@
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { z } from 'zod';
+import { loadEnv } from './env.ts';
 
 export type { Logger };
 
@@ -14,13 +16,23 @@ const redact = [
   '*.secret',
 ];
 
+const logEnv = z.object({
+  LOG_LEVEL: z
+    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], {
+      error: 'expected trace, debug, info, warn, error, fatal or silent',
+    })
+    .default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'expected json or pretty' }).default('json'),
+});
+
 /**
  * The one logger: JSON lines, or human-readable lines when LOG_FORMAT=pretty (local mode).
- * LOG_LEVEL sets the level (default info).
+ * LOG_LEVEL sets the level (default info). A bad LOG_LEVEL or LOG_FORMAT is a ConfigError naming it.
  */
 export function createLogger(name: string, env: NodeJS.ProcessEnv = process.env): Logger {
-  const options = { name, level: env.LOG_LEVEL ?? 'info', redact: { paths: redact, censor: '[redacted]' } };
-  if (env.LOG_FORMAT !== 'pretty') return pino(options);
+  const { LOG_LEVEL, LOG_FORMAT } = loadEnv(logEnv, env);
+  const options = { name, level: LOG_LEVEL, redact: { paths: redact, censor: '[redacted]' } };
+  if (LOG_FORMAT === 'json') return pino(options);
   // A request line's message already says what its req, res and ms fields hold.
   return pino(options, pretty({ sync: true, ignore: 'pid,hostname,req,res,ms', translateTime: 'SYS:HH:MM:ss' }));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, httpUrl, loadEnv, port } from '../src/index.ts';
+import { ConfigError, createLogger, httpUrl, loadEnv, port } from '../src/index.ts';
 
 const schema = z.object({ PORT: port(8080), SVC_PUBLIC_URL: httpUrl.optional() });
 
@@ -18,5 +18,13 @@ describe('loadEnv', () => {
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/PORT: expected a port number from 0 to 65535 \(got "70000"\)/);
     expect(attempt).toThrow(/SVC_PUBLIC_URL: expected an http\(s\) URL .*\(got "ftp:\/\/x"\)/);
+  });
+});
+
+describe('createLogger', () => {
+  it('refuses a LOG_LEVEL or LOG_FORMAT it does not know, naming the variable', () => {
+    expect(() => createLogger('core', { LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: expected trace, debug, info, warn, error, fatal or silent \(got "loud"\)/);
+    expect(() => createLogger('core', { LOG_FORMAT: 'xml' })).toThrow(ConfigError);
+    expect(createLogger('core', { LOG_LEVEL: 'warn' }).level).toBe('warn');
   });
 });
