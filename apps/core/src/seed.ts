@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBundleFiles } from '@svc/agent-runtime/files';
@@ -37,16 +37,43 @@ async function seedDemoAgent(services: Services, userId: string, backend: DemoBa
   }
 }
 
+/** The demo agent's tool reaches the demo backend where this start of local mode runs it (its port may change). */
+async function pointDemoAgentAtBackend(services: Services, userId: string, backend: DemoBackend): Promise<void> {
+  const workspace = await services.workspaces.resolve(demoWorkspaceSlug, userId).catch(() => undefined);
+  if (!workspace) return; // the developer deleted or left the demo workspace: leave it be
+  for (const environment of ['preview', 'live']) {
+    const secrets = await services.deployments.secretValues(workspace.id, environment);
+    if (secrets.BACKEND_URL !== undefined && secrets.BACKEND_URL !== backend.url) {
+      await services.deployments.setSecret(workspace.id, environment, 'BACKEND_URL', backend.url);
+    }
+  }
+}
+
+/** Writes a new developer token (0600) to `<data dir>/dev-token` unless the one there still works. */
+async function ensureDevToken(services: Services, dataDir: string, userId: string): Promise<void> {
+  const file = join(dataDir, devTokenFile);
+  const stored = await readFile(file, 'utf8').then((text) => text.trim(), () => '');
+  const principal = stored ? await services.identity.authenticate(`Bearer ${stored}`) : undefined;
+  if (principal?.user.id === userId) return;
+  const { token } = await services.identity.issueToken(userId, 'local dev token');
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+}
+
 /**
- * First start of local mode: the developer, the `demo` workspace they own with the demo agent deployed and a few
- * chats, and a developer token written (0600) to `<data dir>/dev-token`. Later starts leave everything as it is.
+ * Local mode. First start: the developer, the `demo` workspace they own with the demo agent deployed and a few
+ * chats. Every start: a working developer token in `<data dir>/dev-token` (a new one when the stored one was
+ * revoked), and the demo agent pointed at this start's demo backend. Nothing else the developer changed is touched.
  */
 export async function seedLocalMode(services: Services, dataDir: string, demoBackend?: DemoBackend): Promise<{ seeded: boolean }> {
-  if (await services.store.users.findByEmail(devUserEmail)) return { seeded: false };
+  const existing = await services.store.users.findByEmail(devUserEmail);
+  if (existing) {
+    await ensureDevToken(services, dataDir, existing.id);
+    if (demoBackend) await pointDemoAgentAtBackend(services, existing.id, demoBackend);
+    return { seeded: false };
+  }
   const user = await services.identity.findOrCreateUser(devUserEmail);
   await services.workspaces.create(user.id, { slug: demoWorkspaceSlug, name: 'Demo' });
-  const { token } = await services.identity.issueToken(user.id, 'local dev token');
-  await writeFile(join(dataDir, devTokenFile), `${token}\n`, { mode: 0o600 });
+  await ensureDevToken(services, dataDir, user.id);
   if (demoBackend) await seedDemoAgent(services, user.id, demoBackend);
   return { seeded: true };
 }

@@ -25,3 +25,35 @@ it('seeds local mode once: dev@example.com owns demo, with a 0600 dev token that
   expect(await second.services.identity.authenticate(`Bearer ${token}`)).toBeDefined();
   await second.stop();
 });
+
+it('writes a working dev token again when the stored one was revoked', async () => {
+  const dataDir = tempDir();
+  const tokenFile = join(dataDir, 'dev-token');
+  const first = await startCore({ ...options, dataDir });
+  const revoked = readFileSync(tokenFile, 'utf8').trim();
+  const principal = await first.services.identity.authenticate(`Bearer ${revoked}`);
+  await first.services.identity.revokeToken(principal!.user.id, principal!.token.id);
+  await first.stop();
+
+  const second = await startCore({ ...options, dataDir });
+  const token = readFileSync(tokenFile, 'utf8').trim();
+  expect(token).not.toBe(revoked);
+  expect((await second.services.identity.authenticate(`Bearer ${token}`))?.user.email).toBe('dev@example.com');
+  expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+  await second.stop();
+});
+
+it("points the demo agent at the demo backend's new address when its port changes", async () => {
+  const dataDir = tempDir();
+  const backend = (port: number) => ({ url: `http://127.0.0.1:${port}`, token: 'demo-token' });
+  const config = (port: number) => ({ ...defaultConfig, localMode: true, demoBackend: backend(port) });
+  const first = await startCore({ ...options, dataDir, config: config(8090) });
+  await first.stop();
+  const second = await startCore({ ...options, dataDir, config: config(9191) });
+  const { identity, workspaces, deployments } = second.services;
+  const workspace = await workspaces.resolve('demo', (await identity.findOrCreateUser('dev@example.com')).id);
+  for (const environment of ['preview', 'live']) {
+    expect((await deployments.secretValues(workspace.id, environment)).BACKEND_URL).toBe('http://127.0.0.1:9191');
+  }
+  await second.stop();
+});
