@@ -52,16 +52,16 @@ it('rolls back only the write that failed, and commits the rest of its group', a
   await store.users.create({ id: 'usr_owner', email: 'owner@example.com', createdAt: at });
   const [first, clash, last] = await Promise.allSettled([
     store.users.create({ id: 'usr_a', email: 'a@example.com', createdAt: at }),
-    store.users.create({ id: 'usr_b', email: 'a@example.com', createdAt: at }), // same email: unique violation
+    store.users.create({ id: 'usr_a', email: 'b@example.com', createdAt: at }), // same id: a duplicate key
     store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: 'Acme', createdAt: at }, 'usr_owner'),
   ]);
   expect(first.status).toBe('fulfilled');
-  expect(clash.status).toBe('rejected');
+  expect(clash).toMatchObject({ status: 'rejected', reason: { code: 'conflict' } });
   expect(last).toMatchObject({ status: 'fulfilled', value: { slug: 'acme', role: 'owner' } });
   store.close();
   const reopened = createSqliteStore(file);
   expect(await reopened.users.findById('usr_a')).toBeDefined();
-  expect(await reopened.users.findById('usr_b')).toBeUndefined();
+  expect(await reopened.users.findByEmail('b@example.com')).toBeUndefined();
   expect(await reopened.workspaces.findForUser('acme', 'usr_owner')).toMatchObject({ role: 'owner' });
   reopened.close();
 });

@@ -100,8 +100,11 @@ export interface MessagingStore {
     resend(id: string, resend: Resend, message: NewOutboxMessage | null, hourlyLimit: number): Promise<PhoneVerification>;
     get(workspaceId: string, id: string): Promise<PhoneVerification | undefined>;
     findPending(workspaceId: string, phoneNumber: string, now: string): Promise<PhoneVerification | undefined>;
-    /** Counts one more failed attempt, blocking at `blockAt`; returns the verification after the update. */
-    recordFailedAttempt(id: string, blockAt: number): Promise<PhoneVerification>;
+    /**
+     * Counts one more failed attempt of a pending verification, blocking it at the `blockAt`-th; returns it after
+     * the update, or undefined when it was no longer pending (verified or blocked meanwhile: nothing counted).
+     */
+    recordFailedAttempt(id: string, blockAt: number): Promise<PhoneVerification | undefined>;
     /** Marks a pending verification verified; false when it was no longer pending. */
     markVerified(id: string, at: string): Promise<boolean>;
   };

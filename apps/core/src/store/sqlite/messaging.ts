@@ -123,11 +123,6 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     }
     insertMessage.run({ ...outboxRow(message), lastError: null, providerMessageId: null, sentAt: null });
   };
-  const getVerification = (id: string) => {
-    const row = db.select().from(phoneVerifications).where(eq(phoneVerifications.id, id)).get();
-    if (!row) throw new Error(`verification ${id} vanished`);
-    return row;
-  };
 
   /** Finishes a message (sent or given up on): its code is no longer kept, and its verification says so. */
   const finish = (
@@ -183,7 +178,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         return pendingForNumber.get({ workspaceId, phoneNumber, now });
       },
       async recordFailedAttempt(id, blockAt) {
-        return write(() => failAttempt.get({ id, blockAt }) ?? getVerification(id));
+        return write(() => failAttempt.get({ id, blockAt }));
       },
       async markVerified(id, at) {
         return (await write(() => verify.run({ id, at }))).changes > 0;
