@@ -44,10 +44,10 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     it('queues a message with its verification, counts it in the hour, and supersedes it on a resend', async () => {
       await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 100);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(1);
-      expect((await store.outbox.due(at(2), 10)).map((m) => m.id)).toEqual(['m_1']);
+      expect((await store.outbox.due(at(2), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_1', at(10)]]);
       const resent = await store.verifications.resend('pv_1', { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' }, message('m_2', 'pv_1', 3), 100);
       expect(resent).toMatchObject({ codeHmac: 'bb', sendCount: 2, expiresAt: at(20) });
-      expect((await store.outbox.due(at(4), 10)).map((m) => m.id)).toEqual(['m_2']);
+      expect((await store.outbox.due(at(4), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_2', at(20)]]);
       expect(await store.outbox.recentSendTimes('ws_1', '+56912345678', at(0), 5)).toEqual([at(3), at(1)]);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
     });

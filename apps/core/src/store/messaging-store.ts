@@ -38,6 +38,11 @@ export interface OutboxMessage {
   sentAt: string | null;
 }
 
+/** A message due to be sent, with the expiry of its code: it is of no use after that. */
+export interface DueMessage extends OutboxMessage {
+  codeExpiresAt: string;
+}
+
 export type NewOutboxMessage = Pick<OutboxMessage, 'id' | 'workspaceId' | 'verificationId' | 'phoneNumber' | 'codeSealed' | 'createdAt'>;
 
 export interface SenderRecord {
@@ -113,7 +118,7 @@ export interface MessagingStore {
     recentSendTimes(workspaceId: string, phoneNumber: string, since: string, limit: number): Promise<string[]>;
     /** Messages queued by the workspace in the clock hour starting at `hour` (each queued message counts). */
     sendsInHour(workspaceId: string, hour: string): Promise<number>;
-    due(now: string, limit: number): Promise<OutboxMessage[]>;
+    due(now: string, limit: number): Promise<DueMessage[]>;
     /** Records a delivery outcome on the message and on its verification, atomically. */
     markSent(id: string, providerMessageId: string, at: string): Promise<void>;
     markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;

@@ -89,8 +89,9 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .prepare();
 
   const dueMessages = db
-    .select()
+    .select({ ...getTableColumns(messageOutbox), codeExpiresAt: phoneVerifications.expiresAt })
     .from(messageOutbox)
+    .innerJoin(phoneVerifications, eq(phoneVerifications.id, messageOutbox.verificationId))
     // A literal 'pending', as in the partial due index, so the planner can always use it.
     .where(and(sql`${messageOutbox.status} = 'pending'`, lte(messageOutbox.nextAttemptAt, p('now'))))
     .orderBy(asc(messageOutbox.nextAttemptAt))
