@@ -15,7 +15,11 @@ export interface CoreConfig {
     workspaceHourlyLimit: number;
   };
   providers: { whatsappGraphUrl: string; twilioApiUrl: string };
-  delivery: { pollMs: number; maxAttempts: number; backoffBaseMs: number };
+  /**
+   * The outboxes' retries: backoff from `backoffBaseMs`, doubling up to `maxBackoffMs`, for as long as what is sent
+   * is still of use (a code until it expires, a sign-in mail until its link does).
+   */
+  delivery: { pollMs: number; backoffBaseMs: number; maxBackoffMs: number };
   /** `smtpUrl` unset: local mode keeps mails in the dev mailbox; elsewhere no mail can be sent. */
   mail: { smtpUrl: string | undefined; from: string };
   /** Model providers of the agent runtime (base URLs and keys). */
@@ -29,7 +33,7 @@ export const defaultConfig: CoreConfig = {
   publicUrl: 'http://localhost:8080',
   otp: { ttlSeconds: 600, resendSeconds: 30, numberLimit: 5, numberWindowSeconds: 600, workspaceHourlyLimit: 1000 },
   providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com' },
-  delivery: { pollMs: 1000, maxAttempts: 8, backoffBaseMs: 1000 },
+  delivery: { pollMs: 1000, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
   mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' },
   models: {},
 };

@@ -1,5 +1,9 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
@@ -52,16 +56,16 @@ it('rolls back only the write that failed, and commits the rest of its group', a
   await store.users.create({ id: 'usr_owner', email: 'owner@example.com', createdAt: at });
   const [first, clash, last] = await Promise.allSettled([
     store.users.create({ id: 'usr_a', email: 'a@example.com', createdAt: at }),
-    store.users.create({ id: 'usr_b', email: 'a@example.com', createdAt: at }), // same email: unique violation
+    store.users.create({ id: 'usr_a', email: 'b@example.com', createdAt: at }), // same id: a duplicate key
     store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: 'Acme', createdAt: at }, 'usr_owner'),
   ]);
   expect(first.status).toBe('fulfilled');
-  expect(clash.status).toBe('rejected');
+  expect(clash).toMatchObject({ status: 'rejected', reason: { code: 'conflict' } });
   expect(last).toMatchObject({ status: 'fulfilled', value: { slug: 'acme', role: 'owner' } });
   store.close();
   const reopened = createSqliteStore(file);
   expect(await reopened.users.findById('usr_a')).toBeDefined();
-  expect(await reopened.users.findById('usr_b')).toBeUndefined();
+  expect(await reopened.users.findByEmail('b@example.com')).toBeUndefined();
   expect(await reopened.workspaces.findForUser('acme', 'usr_owner')).toMatchObject({ role: 'owner' });
   reopened.close();
 });
@@ -78,4 +82,40 @@ it('finds outbox messages through indexes: due ones, a verification’s, and one
   );
   expect(plan(`select * from message_outbox where provider_message_id = ? and ? is not null`)).toContain('USING INDEX message_outbox_provider_idx');
   db.close();
+});
+
+it('keeps one version of each content when it adds the unique indexes: what used a duplicate uses the first', async () => {
+  // A database as it was before versions were unique, with the duplicates that pushes at once could make.
+  const file = tempFile();
+  const before = join(tempDir(), 'drizzle');
+  const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+  cpSync(migrations, before, { recursive: true });
+  const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const unique = journal.entries.findIndex((entry) => entry.tag === '0006_unique_versions');
+  writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, unique) }));
+  const old = new Database(file);
+  migrate(drizzle(old), { migrationsFolder: before });
+  const at = '2026-01-01T00:00:00.000Z';
+  old.exec(`
+    insert into users values ('usr_1', 'a@example.com', '${at}');
+    insert into workspaces values ('ws_1', 'acme', null, '${at}');
+    insert into agent_versions (id, workspace_id, number, content_hash, files, author_id, created_at) values
+      ('ver_1', 'ws_1', 1, 'sha256:a', '{}', 'usr_1', '${at}'),
+      ('ver_2', 'ws_1', 2, 'sha256:a', '{}', 'usr_1', '${at}'),
+      ('ver_3', 'ws_1', 3, 'sha256:b', '{}', 'usr_1', '${at}');
+    insert into environments values ('ws_1', 'preview', 'ver_2', '${at}', '${at}'), ('ws_1', 'live', 'ver_3', '${at}', '${at}');
+    insert into chats values ('chat_1', 'ws_1', 'support', 'preview', 'ver_2', 'api', 0, '${at}');
+  `);
+  old.close();
+
+  const store = createSqliteStore(file);
+  expect(await store.versions.get('ws_1', 'ver_2')).toBeUndefined();
+  expect((await store.environments.list('ws_1')).map((env) => [env.name, env.version?.id])).toEqual([
+    ['live', 'ver_3'],
+    ['preview', 'ver_1'],
+  ]);
+  expect((await store.chats.get('ws_1', 'chat_1'))?.versionId).toBe('ver_1');
+  const pushed = await store.versions.create({ id: 'ver_4', workspaceId: 'ws_1', contentHash: 'sha256:c', files: {}, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at });
+  expect(pushed.version.number).toBe(4);
+  store.close();
 });

@@ -44,10 +44,10 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     it('queues a message with its verification, counts it in the hour, and supersedes it on a resend', async () => {
       await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 100);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(1);
-      expect((await store.outbox.due(at(2), 10)).map((m) => m.id)).toEqual(['m_1']);
+      expect((await store.outbox.due(at(2), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_1', at(10)]]);
       const resent = await store.verifications.resend('pv_1', { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' }, message('m_2', 'pv_1', 3), 100);
       expect(resent).toMatchObject({ codeHmac: 'bb', sendCount: 2, expiresAt: at(20) });
-      expect((await store.outbox.due(at(4), 10)).map((m) => m.id)).toEqual(['m_2']);
+      expect((await store.outbox.due(at(4), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_2', at(20)]]);
       expect(await store.outbox.recentSendTimes('ws_1', '+56912345678', at(0), 5)).toEqual([at(3), at(1)]);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
     });
@@ -69,9 +69,10 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
 
     it('blocks at the fifth failed attempt, and verifies only a pending verification', async () => {
       await store.verifications.create(verification('pv_1'), null, 100);
-      for (let i = 1; i <= 4; i++) expect((await store.verifications.recordFailedAttempt('pv_1', 5)).status).toBe('pending');
+      for (let i = 1; i <= 4; i++) expect((await store.verifications.recordFailedAttempt('pv_1', 5))?.status).toBe('pending');
       expect(await store.verifications.recordFailedAttempt('pv_1', 5)).toMatchObject({ status: 'blocked', failedAttempts: 5 });
       expect(await store.verifications.markVerified('pv_1', at(5))).toBe(false);
+      expect(await store.verifications.recordFailedAttempt('pv_1', 5)).toBeUndefined();
       await store.verifications.create(verification('pv_2', '+56987654321'), null, 100);
       expect(await store.verifications.markVerified('pv_2', at(5))).toBe(true);
       expect(await store.verifications.markVerified('pv_2', at(6))).toBe(false);
@@ -108,8 +109,8 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     });
 
     it('numbers versions per workspace, deploys environments, and keeps replays out of the inbox', async () => {
-      const v1 = await store.versions.create({ id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:1', files: { 'svc.yaml': 'workspace: acme' }, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at(1) });
-      const v2 = await store.versions.create({ id: 'ver_2', workspaceId: 'ws_1', contentHash: 'sha256:2', files: {}, gitCommit: 'c', gitBranch: 'b', authorId: 'usr_1', createdAt: at(2) });
+      const { version: v1 } = await store.versions.create({ id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:1', files: { 'svc.yaml': 'workspace: acme' }, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at(1) });
+      const { version: v2 } = await store.versions.create({ id: 'ver_2', workspaceId: 'ws_1', contentHash: 'sha256:2', files: {}, gitCommit: 'c', gitBranch: 'b', authorId: 'usr_1', createdAt: at(2) });
       expect([v1.number, v2.number]).toEqual([1, 2]);
       expect((await store.versions.findByHash('ws_1', 'sha256:1'))?.files).toEqual({ 'svc.yaml': 'workspace: acme' });
       await store.environments.deploy('ws_1', 'preview', 'ver_1', at(3));
@@ -120,6 +121,60 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       await store.chats.create({ ...chat, id: 'chat_2', replay: true });
       expect((await store.chats.inbox('ws_1', 10)).map((c) => c.id)).toEqual(['chat_1']);
       expect(await store.chats.countConversations('ws_1', 'live')).toBe(1);
+    });
+
+    it('counts exactly five failed attempts when more arrive at once, and verifies once', async () => {
+      await store.verifications.create(verification('pv_1'), null, 100);
+      const failures = await Promise.all(Array.from({ length: 7 }, () => store.verifications.recordFailedAttempt('pv_1', 5)));
+      const counted = failures.filter((after) => after !== undefined);
+      expect(counted.map((after) => after.failedAttempts).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(counted.filter((after) => after.status === 'blocked').map((after) => after.failedAttempts)).toEqual([5]);
+      expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ status: 'blocked', failedAttempts: 5 });
+
+      await store.verifications.create(verification('pv_2', '+56987654321'), null, 100);
+      const [verified, again, failed] = await Promise.all([
+        store.verifications.markVerified('pv_2', at(5)),
+        store.verifications.markVerified('pv_2', at(5)),
+        store.verifications.recordFailedAttempt('pv_2', 5),
+      ]);
+      expect([verified, again, failed]).toEqual([true, false, undefined]);
+      expect(await store.verifications.get('ws_1', 'pv_2')).toMatchObject({ status: 'verified', failedAttempts: 0 });
+    });
+
+    it('makes one version of one content however many creates run at once, and numbers the others apart', async () => {
+      const version = (id: string, contentHash: string) => ({
+        id, workspaceId: 'ws_1', contentHash, files: {}, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at(1),
+      });
+      const same = await Promise.all(['ver_a', 'ver_b', 'ver_c'].map((id) => store.versions.create(version(id, 'sha256:same'))));
+      expect(same.filter((result) => result.created)).toHaveLength(1);
+      expect(new Set(same.map((result) => result.version.id)).size).toBe(1);
+      expect(same.map((result) => result.version.number)).toEqual([1, 1, 1]);
+      const others = await Promise.all(['ver_d', 'ver_e'].map((id, i) => store.versions.create(version(id, `sha256:${i}`))));
+      expect(others.map((result) => [result.created, result.version.number])).toEqual([
+        [true, 2],
+        [true, 3],
+      ]);
+    });
+
+    it('answers a duplicate key with the domain error conflict, and keeps what was there', async () => {
+      const auth = {
+        id: 'dev_1', deviceCodeHash: 'h1', userCode: 'BCDFGHJK', status: 'pending' as const, intervalSeconds: 5, lastPolledAt: null,
+        expiresAt: at(15), clientName: 'svc CLI', clientHostname: null, clientIp: null, clientUserAgent: null, email: null,
+        userId: null, tokenId: null, decidedAt: null, createdAt: at(0),
+      };
+      const [first, sameUserCode] = await Promise.allSettled([
+        store.deviceAuthorizations.create(auth),
+        store.deviceAuthorizations.create({ ...auth, id: 'dev_2', deviceCodeHash: 'h2' }),
+      ]);
+      expect(first.status).toBe('fulfilled');
+      expect(sameUserCode).toMatchObject({ status: 'rejected', reason: { name: 'DomainError', code: 'conflict', status: 409 } });
+      expect(await store.deviceAuthorizations.findByUserCode('BCDFGHJK')).toMatchObject({ id: 'dev_1', deviceCodeHash: 'h1' });
+
+      await store.versions.create({ id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:1', files: {}, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at(1) });
+      const chat = { id: 'chat_1', workspaceId: 'ws_1', agent: 'support', environment: 'live', versionId: 'ver_1', channel: 'api', replay: false, createdAt: at(2) };
+      await store.chats.create(chat);
+      await expect(store.chats.create({ ...chat, agent: 'other' })).rejects.toMatchObject({ code: 'conflict' });
+      expect((await store.chats.get('ws_1', 'chat_1'))?.agent).toBe('support');
     });
   });
 }

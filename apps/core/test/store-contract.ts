@@ -74,5 +74,40 @@ export function describeStoreContract(name: string, open: () => Store): void {
       expect(await store.developerTokens.findActiveByHash(token.tokenHash)).toBeUndefined();
       expect(await store.developerTokens.listForUser(ada.id)).toEqual([]);
     });
+
+    it('creates one user for an email however many creates run at once, each answered with that user', async () => {
+      const created = await Promise.all(
+        ['usr_1', 'usr_2', 'usr_3'].map((id) => store.users.create({ id, email: 'new@example.com', createdAt: at(2) })),
+      );
+      const one = await store.users.findByEmail('new@example.com');
+      expect(created).toEqual([one, one, one]);
+      expect(await store.users.create({ ...ada, email: 'new@example.com' })).toEqual(one);
+    });
+
+    it('gives a slug to one of the workspaces created with it at once', async () => {
+      await store.users.create(ada);
+      await store.users.create(bob);
+      const [forAda, forBob] = await Promise.all([
+        store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(2) }, ada.id),
+        store.workspaces.createWithOwner({ id: 'ws_2', slug: 'acme', name: null, createdAt: at(2) }, bob.id),
+      ]);
+      expect([forAda?.id, forBob]).toEqual(['ws_1', undefined]);
+      expect(await store.workspaces.listForUser(bob.id)).toEqual([]);
+    });
+
+    it('answers a duplicate key with the domain error conflict, and keeps the first', async () => {
+      await store.users.create(ada);
+      const token = { id: 'tok_1', userId: ada.id, name: 'laptop', tokenHash: 'ab'.repeat(32), createdAt: at(5) };
+      const [first, sameHash, sameId] = await Promise.allSettled([
+        store.developerTokens.create(token),
+        store.developerTokens.create({ ...token, id: 'tok_2', name: 'desktop' }),
+        store.developerTokens.create({ ...token, tokenHash: 'cd'.repeat(32), name: 'phone' }),
+      ]);
+      expect(first.status).toBe('fulfilled');
+      for (const clash of [sameHash, sameId]) {
+        expect(clash).toMatchObject({ status: 'rejected', reason: { name: 'DomainError', code: 'conflict', status: 409 } });
+      }
+      expect((await store.developerTokens.listForUser(ada.id)).map((t) => t.name)).toEqual(['laptop']);
+    });
   });
 }

@@ -33,6 +33,7 @@ export const errorStatus = {
   sender_not_configured: 409,
   email_not_configured: 409,
   already_verified: 409,
+  conflict: 409,
   verification_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

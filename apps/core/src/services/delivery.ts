@@ -1,7 +1,7 @@
 import type { Logger } from '@svc/server-kit';
 import type { CoreConfig } from '../config.ts';
 import type { Messenger } from '../messaging/messenger.ts';
-import type { OutboxMessage } from '../store/messaging-store.ts';
+import type { DueMessage } from '../store/messaging-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { createOutboxLoop } from './outbox-loop.ts';
@@ -21,9 +21,10 @@ export interface DeliveryDeps {
 /** Core's delivery of one-time codes: the message outbox, sent through each workspace's sender. */
 export function createDeliveryLoop({ store, keyring, senders, messenger, config, clock, log }: DeliveryDeps) {
   const now = () => clock().toISOString();
-  return createOutboxLoop<OutboxMessage>(
+  return createOutboxLoop<DueMessage>(
     {
       due: (at, limit) => store.outbox.due(at, limit),
+      deadline: (message) => message.codeExpiresAt,
       async deliver(message) {
         const sender = await senders.resolve(message.workspaceId);
         if (!sender || !message.codeSealed) {

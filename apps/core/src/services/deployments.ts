@@ -49,23 +49,20 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
       if (bundle.workspace.workspace !== workspace.slug) {
         throw new DomainError('workspace_mismatch', `svc.yaml names workspace "${bundle.workspace.workspace}", but this push is to "${workspace.slug}"`);
       }
-      const hash = contentHash(files);
-      const existing = await store.versions.findByHash(workspace.id, hash);
       const at = clock().toISOString();
-      const version =
-        existing ??
-        (await store.versions.create({
-          id: newId('ver'),
-          workspaceId: workspace.id,
-          contentHash: hash,
-          files,
-          gitCommit: input.git?.commit ?? null,
-          gitBranch: input.git?.branch ?? null,
-          authorId,
-          createdAt: at,
-        }));
+      // The store finds or makes the version in one step: identical pushes at once deploy one version.
+      const { version, created } = await store.versions.create({
+        id: newId('ver'),
+        workspaceId: workspace.id,
+        contentHash: contentHash(files),
+        files,
+        gitCommit: input.git?.commit ?? null,
+        gitBranch: input.git?.branch ?? null,
+        authorId,
+        createdAt: at,
+      });
       await store.environments.deploy(workspace.id, input.environment, version.id, at);
-      return { environment: input.environment, version: await view(version), created: !existing };
+      return { environment: input.environment, version: await view(version), created };
     },
 
     /** Promotes the version of an environment to live. */

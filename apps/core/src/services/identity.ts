@@ -36,6 +36,7 @@ export function createIdentityService(store: Store, clock: Clock) {
   }
 
   return {
+    /** The user of an email, created at its first sign-in; first sign-ins at once end with one user. */
     async findOrCreateUser(email: string): Promise<User> {
       const normalized = email.trim().toLowerCase();
       const existing = await store.users.findByEmail(normalized);

@@ -12,7 +12,8 @@ import type { RateLimits } from './rate-limits.ts';
 import { sha256 } from './secrets.ts';
 import type { SessionService } from './sessions.ts';
 
-const linkLifetimeMs = 15 * 60 * 1000;
+/** How long a mailed sign-in link works; its mail is retried for as long. */
+export const signInLinkLifetimeMs = 15 * 60 * 1000;
 
 /** Only paths of ours: no open redirect through `next`. */
 export const safeNext = (next: string | undefined): string =>
@@ -45,7 +46,7 @@ export function createLoginLinkService({ store, identity, sessions, mailer, rate
           tokenHash: sha256(token),
           email: email.trim().toLowerCase(),
           next: safeNext(next),
-          expiresAt: new Date(now.getTime() + linkLifetimeMs).toISOString(),
+          expiresAt: new Date(now.getTime() + signInLinkLifetimeMs).toISOString(),
           usedAt: null,
           createdAt: now.toISOString(),
         },

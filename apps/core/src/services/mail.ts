@@ -5,6 +5,7 @@ import type { MailRecord, NewMail } from '../store/auth-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
+import { signInLinkLifetimeMs } from './login-links.ts';
 import { createOutboxLoop, DeliveryError } from './outbox-loop.ts';
 import type { Keyring } from './secrets.ts';
 
@@ -45,6 +46,8 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
   const loop = createOutboxLoop<MailRecord>(
     {
       due: (at, limit) => store.mails.due(at, limit),
+      // Every mail carries a sign-in link: once the link expires, the mail is of no use.
+      deadline: (mail) => new Date(Date.parse(mail.createdAt) + signInLinkLifetimeMs).toISOString(),
       deliver: send,
       retry: (mail, next, reason) => store.mails.markRetry(mail.id, next, reason),
       fail: (mail, reason) => store.mails.markFailed(mail.id, reason),

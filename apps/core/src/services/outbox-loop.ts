@@ -15,10 +15,13 @@ export class DeliveryError extends Error {
 export interface OutboxItem {
   id: string;
   attempts: number;
+  lastError: string | null;
 }
 
 export interface OutboxHandlers<T extends OutboxItem> {
   due(now: string, limit: number): Promise<T[]>;
+  /** When the item stops being of use (its code or link expires): it is tried until then, never after. */
+  deadline(item: T): string;
   /** Sends one item and records it sent; throws to have it retried or given up on. */
   deliver(item: T): Promise<void>;
   retry(item: T, nextAttemptAt: string, reason: string): Promise<void>;
@@ -28,8 +31,8 @@ export interface OutboxHandlers<T extends OutboxItem> {
 export interface OutboxLoopOptions {
   name: string;
   pollMs: number;
-  maxAttempts: number;
   backoffBaseMs: number;
+  maxBackoffMs: number;
   clock: Clock;
   log: Logger;
 }
@@ -39,16 +42,21 @@ const concurrency = 32;
 /** In-flight count at or under which finished sends make room for more. */
 const lowWater = concurrency / 2;
 
-/** Exponential backoff from `baseMs`, capped at a minute, with ±20 % jitter so retries do not stampede. */
-export function backoffMs(attempt: number, baseMs: number): number {
-  const delay = Math.min(baseMs * 2 ** (attempt - 1), 60_000);
+/** Exponential backoff from `baseMs`, capped at `maxMs`, with ±20 % jitter so retries do not stampede. */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
+  const delay = Math.min(baseMs * 2 ** Math.min(attempt - 1, 30), maxMs);
   return Math.round(delay * (0.8 + Math.random() * 0.4));
 }
 
+const expired = (lastError: string | null) =>
+  `expired before it could be delivered${lastError ? ` (last error: ${lastError})` : ''}`;
+
 /**
  * Drains an outbox table: sends what is due, up to `concurrency` at once, each send on its own (a slow answer
- * holds back no other), retries retryable failures with backoff, and gives up on the rest with the reason
- * recorded. Items live in the database, so a restart picks them up where they were.
+ * holds back no other), retries retryable failures with capped backoff until the item's deadline (a provider
+ * outage of some minutes delays codes instead of losing them), and gives up on the rest with the reason
+ * recorded. An item past its deadline is given up on without being sent. Items live in the database, so a
+ * restart picks them up where they were.
  */
 export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<T>, options: OutboxLoopOptions) {
   const { name, clock, log } = options;
@@ -60,18 +68,24 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
   let stopped = false;
 
   async function attempt(item: T): Promise<void> {
+    const deadline = Date.parse(handlers.deadline(item));
+    if (clock().getTime() >= deadline) {
+      await handlers.fail(item, expired(item.lastError));
+      log.warn({ outbox: name, id: item.id, attempts: item.attempts }, 'expired before it could be delivered');
+      return;
+    }
     try {
       await handlers.deliver(item);
     } catch (error) {
       const retryable = !(error instanceof DeliveryError) || error.retryable;
       const reason = (error as Error).message;
       const attempts = item.attempts + 1;
-      if (retryable && attempts < options.maxAttempts) {
-        const next = new Date(clock().getTime() + backoffMs(attempts, options.backoffBaseMs)).toISOString();
-        await handlers.retry(item, next, reason);
+      const next = clock().getTime() + backoffMs(attempts, options.backoffBaseMs, options.maxBackoffMs);
+      if (retryable && next < deadline) {
+        await handlers.retry(item, new Date(next).toISOString(), reason);
         log.warn({ outbox: name, id: item.id, attempts, reason }, 'send failed; will retry');
       } else {
-        await handlers.fail(item, reason);
+        await handlers.fail(item, retryable ? expired(reason) : reason);
         log.warn({ outbox: name, id: item.id, attempts, reason }, 'send failed; giving up');
       }
     }

@@ -55,6 +55,30 @@ export function createVerificationService({ store, keyring, senders, config, clo
     return verification;
   }
 
+  /** Throws the answer of a verification that is verified, blocked or expired. */
+  function refuseUnlessPending(v: PhoneVerification, now: Date): void {
+    const status = statusOf(v, now);
+    if (status === 'verified') {
+      throw new DomainError('already_verified', 'this verification already succeeded', { details: { verified: true } });
+    }
+    if (status === 'blocked') {
+      throw new DomainError('verification_blocked', `blocked after ${maxFailedAttempts} failed attempts; start a new verification`, {
+        details: { verified: false, attempts_left: 0 },
+      });
+    }
+    if (status === 'expired') {
+      throw new DomainError('verification_expired', 'this verification expired; start a new one', {
+        details: { verified: false },
+      });
+    }
+  }
+
+  /** The answer of a verify whose write found the verification no longer pending: another verify changed it. */
+  async function refuseChanged(workspaceId: string, id: string, now: Date): Promise<never> {
+    refuseUnlessPending(await find(workspaceId, id), now);
+    throw new Error(`verification ${id} is still pending, yet the store changed nothing`);
+  }
+
   const oneAtATimePerNumber = keyedLock();
 
   /** Sends a code: for a new verification, or fresh for the pending one of the number once the resend wait is over. */
@@ -132,28 +156,22 @@ export function createVerificationService({ store, keyring, senders, config, clo
       return oneAtATimePerNumber(`${workspaceId} ${phoneNumber}`, () => start(workspaceId, phoneNumber));
     },
 
-    /** Checks a code: every terminal state answers with its own status and code. */
+    /**
+     * Checks a code: every terminal state answers with its own status and code. Verifies that arrive together
+     * answer as if one at a time: the store verifies or counts a failure only while the verification is pending,
+     * and a verify that finds it no longer pending answers with the state another one left it in. So exactly five
+     * failures are counted (attempts left 4 to 0), and every answer after the fifth is 423.
+     */
     async verify(workspaceId: string, id: string, code: string): Promise<{ verified: true }> {
       const now = clock();
       const verification = await find(workspaceId, id);
-      const status = statusOf(verification, now);
-      if (status === 'verified') {
-        throw new DomainError('already_verified', 'this verification already succeeded', { details: { verified: true } });
-      }
-      if (status === 'blocked') {
-        throw new DomainError('verification_blocked', `blocked after ${maxFailedAttempts} failed attempts; start a new verification`, {
-          details: { verified: false, attempts_left: 0 },
-        });
-      }
-      if (status === 'expired') {
-        throw new DomainError('verification_expired', 'this verification expired; start a new one', {
-          details: { verified: false },
-        });
-      }
-      if (digestsEqual(codeHmac(id, code), verification.codeHmac) && (await store.verifications.markVerified(id, now.toISOString()))) {
-        return { verified: true };
+      refuseUnlessPending(verification, now);
+      if (digestsEqual(codeHmac(id, code), verification.codeHmac)) {
+        if (await store.verifications.markVerified(id, now.toISOString())) return { verified: true };
+        return refuseChanged(workspaceId, id, now);
       }
       const after = await store.verifications.recordFailedAttempt(id, maxFailedAttempts);
+      if (!after) return refuseChanged(workspaceId, id, now);
       const attemptsLeft = Math.max(0, maxFailedAttempts - after.failedAttempts);
       throw new DomainError(
         'incorrect_code',

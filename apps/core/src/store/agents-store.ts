@@ -40,8 +40,11 @@ export interface AgentsStore {
   versions: {
     findByHash(workspaceId: string, contentHash: string): Promise<AgentVersion | undefined>;
     get(workspaceId: string, id: string): Promise<AgentVersion | undefined>;
-    /** Inserts a version numbered after the workspace's last one; returns it. */
-    create(version: Omit<AgentVersion, 'number'>): Promise<AgentVersion>;
+    /**
+     * Inserts a version numbered after the workspace's last one, unless the workspace has a version of the same
+     * content hash (made before or at the same time): then that one, with `created: false`.
+     */
+    create(version: Omit<AgentVersion, 'number'>): Promise<{ version: AgentVersion; created: boolean }>;
   };
   environments: {
     list(workspaceId: string): Promise<Environment[]>;

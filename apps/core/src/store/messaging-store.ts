@@ -38,6 +38,11 @@ export interface OutboxMessage {
   sentAt: string | null;
 }
 
+/** A message due to be sent, with the expiry of its code: it is of no use after that. */
+export interface DueMessage extends OutboxMessage {
+  codeExpiresAt: string;
+}
+
 export type NewOutboxMessage = Pick<OutboxMessage, 'id' | 'workspaceId' | 'verificationId' | 'phoneNumber' | 'codeSealed' | 'createdAt'>;
 
 export interface SenderRecord {
@@ -100,8 +105,11 @@ export interface MessagingStore {
     resend(id: string, resend: Resend, message: NewOutboxMessage | null, hourlyLimit: number): Promise<PhoneVerification>;
     get(workspaceId: string, id: string): Promise<PhoneVerification | undefined>;
     findPending(workspaceId: string, phoneNumber: string, now: string): Promise<PhoneVerification | undefined>;
-    /** Counts one more failed attempt, blocking at `blockAt`; returns the verification after the update. */
-    recordFailedAttempt(id: string, blockAt: number): Promise<PhoneVerification>;
+    /**
+     * Counts one more failed attempt of a pending verification, blocking it at the `blockAt`-th; returns it after
+     * the update, or undefined when it was no longer pending (verified or blocked meanwhile: nothing counted).
+     */
+    recordFailedAttempt(id: string, blockAt: number): Promise<PhoneVerification | undefined>;
     /** Marks a pending verification verified; false when it was no longer pending. */
     markVerified(id: string, at: string): Promise<boolean>;
   };
@@ -110,7 +118,7 @@ export interface MessagingStore {
     recentSendTimes(workspaceId: string, phoneNumber: string, since: string, limit: number): Promise<string[]>;
     /** Messages queued by the workspace in the clock hour starting at `hour` (each queued message counts). */
     sendsInHour(workspaceId: string, hour: string): Promise<number>;
-    due(now: string, limit: number): Promise<OutboxMessage[]>;
+    due(now: string, limit: number): Promise<DueMessage[]>;
     /** Records a delivery outcome on the message and on its verification, atomically. */
     markSent(id: string, providerMessageId: string, at: string): Promise<void>;
     markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;

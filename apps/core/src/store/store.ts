@@ -34,9 +34,14 @@ export interface DeveloperToken {
 /**
  * Everything core persists. Services depend on this interface only; each method is atomic,
  * so a store backed by another database implements the same contract (see test/store-contract.ts).
+ * A write that a unique key refuses rejects with the DomainError `conflict`, never the database's own error.
  */
 export interface Store extends MessagingStore, AuthStore, AgentsStore {
   users: {
+    /**
+     * Creates the user unless one has this email, created before or at the same time: returns the one user with
+     * the email either way.
+     */
     create(user: User): Promise<User>;
     findById(id: string): Promise<User | undefined>;
     findByEmail(email: string): Promise<User | undefined>;

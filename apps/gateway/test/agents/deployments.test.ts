@@ -1,4 +1,5 @@
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
+import { atOnce } from '../at-once.ts';
 import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -64,6 +65,18 @@ describe('push and publish', () => {
       ['live', 2],
       ['preview', 1],
     ]);
+  });
+
+  it('deploys one version when identical pushes arrive at once: every answer names it, one created it', async () => {
+    const answers = await atOnce(platform.url, 4, (index) => push(index % 2 ? 'preview' : 'feat-x'));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
+    const versions = new Set(answers.map((answer) => answer.body.version.id));
+    expect(versions.size).toBe(1);
+    expect(answers.map((answer) => answer.body.version.number)).toEqual([1, 1, 1, 1]);
+    expect(answers.filter((answer) => answer.body.created)).toHaveLength(1);
+    // Numbers follow on from the one version: no second one was made.
+    const changed = await push('preview', files('Your order {{match.1}}: {{tool.status}}.'));
+    expect(changed.body).toMatchObject({ created: true, version: { number: 2 } });
   });
 
   it('answers invalid_manifest naming each file and path, and refuses another workspace\'s svc.yaml', async () => {

@@ -1,7 +1,7 @@
 import { graphAccepted, request, startFakeProvider } from '@svc/testkit';
 import { createUserWithToken, startPlatform } from '../../testing/platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { number, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
+import { fakeClock, number, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
 
 let world: VerificationWorld | undefined;
 afterEach(async () => {
@@ -74,6 +74,46 @@ describe('WhatsApp Cloud API', () => {
     );
     for (const id of ids) await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('sent');
     expect((await show(world, slow)).body.delivery.status).toBe('queued');
+  });
+});
+
+describe('provider outages', () => {
+  const unavailable = { status: 503, body: { error: { message: 'Service temporarily unavailable' } } };
+
+  /** Resolves once core has recorded `count` failed attempts of the only message and scheduled the next. */
+  const failedAttempts = (w: VerificationWorld, count: number) =>
+    expect
+      .poll(async () => (await w.platform.core.services.store.outbox.due('9999-01-01T00:00:00.000Z', 10))[0]?.attempts)
+      .toBe(count);
+
+  it('keep a code retried while it is valid, and deliver it when the provider is back minutes later', async () => {
+    const clock = fakeClock();
+    world = await verificationWorld({ clock: clock.now, delivery: { backoffBaseMs: 1000, maxBackoffMs: 30_000 } });
+    const outage = 12;
+    world.graph.queue(...Array.from({ length: outage }, () => unavailable));
+    const id = (await create(world)).body.verification_id;
+    for (let failed = 1; failed <= outage; failed++) {
+      await failedAttempts(world, failed);
+      clock.advance(40); // past the longest wait between attempts: 30 s, +20 % jitter
+    }
+    // Eight minutes of outage, far past the 8 attempts (about 141 s) after which delivery once gave up.
+    const code = await world.deliveredCode(outage);
+    await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('sent');
+    expect((await world.api(`/api/v1/acme/phone_verifications/${id}/verify`, { json: { code } })).body).toEqual({ verified: true });
+  });
+
+  it('give up on a code that expired before it could be delivered, without sending it', async () => {
+    const clock = fakeClock();
+    world = await verificationWorld({ clock: clock.now });
+    world.graph.queue(unavailable);
+    const id = (await create(world)).body.verification_id;
+    await failedAttempts(world, 1);
+    clock.advance(601); // the code's 10 minutes are over; the provider would accept now
+    await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('failed');
+    const { delivery } = (await show(world, id)).body;
+    expect(delivery.error).toContain('expired before it could be delivered');
+    expect(delivery.error).toContain('Service temporarily unavailable');
+    expect(world.graph.requests).toHaveLength(1);
   });
 });
 

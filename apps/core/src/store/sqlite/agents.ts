@@ -9,15 +9,17 @@ const toVersion = (row: VersionRow): AgentVersion => ({ ...row, files: JSON.pars
 
 export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
   const versionById = (id: string) => db.select().from(agentVersions).where(eq(agentVersions.id, id)).get();
+  const versionByHash = (workspaceId: string, contentHash: string) =>
+    db
+      .select()
+      .from(agentVersions)
+      .where(and(eq(agentVersions.workspaceId, workspaceId), eq(agentVersions.contentHash, contentHash)))
+      .get();
 
   return {
     versions: {
       async findByHash(workspaceId, contentHash) {
-        const row = db
-          .select()
-          .from(agentVersions)
-          .where(and(eq(agentVersions.workspaceId, workspaceId), eq(agentVersions.contentHash, contentHash)))
-          .get();
+        const row = versionByHash(workspaceId, contentHash);
         return row && toVersion(row);
       },
       async get(workspaceId, id) {
@@ -25,11 +27,14 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
         return row && row.workspaceId === workspaceId ? toVersion(row) : undefined;
       },
       async create(version) {
+        // One write unit: the lookup, the numbering and the insert see no other write in between.
         return write(() => {
+          const existing = versionByHash(version.workspaceId, version.contentHash);
+          if (existing) return { version: toVersion(existing), created: false };
           const last = db.select({ n: max(agentVersions.number) }).from(agentVersions).where(eq(agentVersions.workspaceId, version.workspaceId)).get();
           const row = { ...version, number: (last?.n ?? 0) + 1, files: JSON.stringify(version.files) };
           db.insert(agentVersions).values(row).run();
-          return toVersion(row);
+          return { version: toVersion(row), created: true };
         });
       },
     },

@@ -89,8 +89,9 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .prepare();
 
   const dueMessages = db
-    .select()
+    .select({ ...getTableColumns(messageOutbox), codeExpiresAt: phoneVerifications.expiresAt })
     .from(messageOutbox)
+    .innerJoin(phoneVerifications, eq(phoneVerifications.id, messageOutbox.verificationId))
     // A literal 'pending', as in the partial due index, so the planner can always use it.
     .where(and(sql`${messageOutbox.status} = 'pending'`, lte(messageOutbox.nextAttemptAt, p('now'))))
     .orderBy(asc(messageOutbox.nextAttemptAt))
@@ -122,11 +123,6 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       throw new HourlyLimitReached(hour);
     }
     insertMessage.run({ ...outboxRow(message), lastError: null, providerMessageId: null, sentAt: null });
-  };
-  const getVerification = (id: string) => {
-    const row = db.select().from(phoneVerifications).where(eq(phoneVerifications.id, id)).get();
-    if (!row) throw new Error(`verification ${id} vanished`);
-    return row;
   };
 
   /** Finishes a message (sent or given up on): its code is no longer kept, and its verification says so. */
@@ -183,7 +179,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         return pendingForNumber.get({ workspaceId, phoneNumber, now });
       },
       async recordFailedAttempt(id, blockAt) {
-        return write(() => failAttempt.get({ id, blockAt }) ?? getVerification(id));
+        return write(() => failAttempt.get({ id, blockAt }));
       },
       async markVerified(id, at) {
         return (await write(() => verify.run({ id, at }))).changes > 0;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 // Timestamps are ISO 8601 UTC strings: they sort as text and need no conversion at the boundary.
 
@@ -265,7 +265,11 @@ export const agentVersions = sqliteTable(
     authorId: text('author_id').notNull(),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [index('agent_versions_hash_idx').on(t.workspaceId, t.contentHash)],
+  // One version per content and per number in a workspace, whatever pushes run at once.
+  (t) => [
+    uniqueIndex('agent_versions_hash_idx').on(t.workspaceId, t.contentHash),
+    uniqueIndex('agent_versions_number_idx').on(t.workspaceId, t.number),
+  ],
 );
 
 export const environments = sqliteTable(

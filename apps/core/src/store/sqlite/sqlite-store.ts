@@ -3,6 +3,7 @@ import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
+import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
 import { groupCommit } from './group-commit.ts';
 import { createSqliteMessaging } from './messaging.ts';
 import { developerTokens, memberships, users, workspaces } from './schema.ts';
@@ -16,14 +17,11 @@ const workspaceColumns = {
 
 const membershipColumns = { ...workspaceColumns, role: memberships.role };
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 /** The local-mode store: one SQLite file through drizzle and better-sqlite3. */
 export function createSqliteStore(file: string): Store {
   const db = openDatabase(file);
-  const { write, flush } = groupCommit(db.$client);
+  const group = groupCommit(db.$client);
+  const write = withDuplicateKeysAsConflicts(group.write);
 
   const membershipQuery = () =>
     db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
@@ -50,8 +48,12 @@ export function createSqliteStore(file: string): Store {
     ...createSqliteAgents(db, write),
     users: {
       async create(user) {
-        await write(() => db.insert(users).values(user).run());
-        return user;
+        return write(() => {
+          db.insert(users).values(user).onConflictDoNothing({ target: users.email }).run();
+          const created = db.select().from(users).where(eq(users.email, user.email)).get();
+          if (!created) throw new Error(`user ${user.email} vanished`);
+          return created;
+        });
       },
       async findById(id) {
         return userById.get({ id });
@@ -62,18 +64,15 @@ export function createSqliteStore(file: string): Store {
     },
     workspaces: {
       async createWithOwner(workspace, ownerId) {
-        try {
-          await write(() => {
-            db.insert(workspaces).values(workspace).run();
-            db.insert(memberships)
-              .values({ workspaceId: workspace.id, userId: ownerId, role: 'owner', createdAt: workspace.createdAt })
-              .run();
-          });
-        } catch (error) {
-          if (isUniqueViolation(error)) return undefined;
-          throw error;
-        }
-        return { ...workspace, role: 'owner' } satisfies Membership;
+        const created = await write(() => {
+          const inserted = db.insert(workspaces).values(workspace).onConflictDoNothing({ target: workspaces.slug }).run();
+          if (inserted.changes === 0) return false;
+          db.insert(memberships)
+            .values({ workspaceId: workspace.id, userId: ownerId, role: 'owner', createdAt: workspace.createdAt })
+            .run();
+          return true;
+        });
+        return created ? ({ ...workspace, role: 'owner' } satisfies Membership) : undefined;
       },
       async listForUser(userId) {
         return membershipQuery().where(eq(memberships.userId, userId)).orderBy(asc(workspaces.slug)).all();
@@ -138,7 +137,7 @@ export function createSqliteStore(file: string): Store {
       },
     },
     close() {
-      flush();
+      group.flush();
       db.$client.close();
     },
   };

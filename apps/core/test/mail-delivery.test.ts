@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createLogger } from '@svc/server-kit';
+import { afterEach, expect, it } from 'vitest';
+import { defaultConfig, type RunningCore, startCore } from '../src/bootstrap.ts';
+import { tempDir } from './temp-dir.ts';
+
+let core: RunningCore | undefined;
+afterEach(() => core?.stop());
+
+/** A port that nothing listens on: an SMTP server that is down (connection refused, a retryable failure). */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+it('retries a sign-in mail while its link works, past where delivery once gave up, and gives up once it expires', async () => {
+  let now = Date.parse('2026-06-01T12:00:00.000Z');
+  const dataDir = tempDir();
+  core = await startCore({
+    dataDir,
+    port: 0,
+    secretKey: randomBytes(32),
+    config: {
+      ...defaultConfig,
+      mail: { ...defaultConfig.mail, smtpUrl: `smtp://svc:secret@127.0.0.1:${await deadPort()}` },
+      delivery: { pollMs: 50, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
+    },
+    clock: () => new Date(now),
+    log: createLogger('core', { LOG_LEVEL: 'silent' }),
+  });
+  const { loginLinks, store } = core.services;
+  await loginLinks.requestConsoleLink('ada@example.com', '/', '127.0.0.1');
+  const pending = async () => store.mails.due('9999-01-01T00:00:00.000Z', 10);
+  // Ten attempts over six minutes of SMTP outage: the link works for 15.
+  for (let failed = 1; failed <= 10; failed++) {
+    await expect.poll(async () => (await pending())[0]?.attempts, { timeout: 10_000 }).toBe(failed);
+    now += 40_000;
+  }
+  expect((await pending())[0]?.lastError).toContain('SMTP');
+  now += 15 * 60_000;
+  await expect.poll(async () => (await pending()).length, { timeout: 10_000 }).toBe(0);
+  const db = new Database(join(dataDir, 'svc.db'), { readonly: true });
+  const mail = db.prepare('select status, attempts, last_error as lastError from mail_outbox').get();
+  db.close();
+  // Given up without an eleventh attempt: the link it carries no longer works.
+  expect(mail).toEqual({ status: 'failed', attempts: 10, lastError: expect.stringMatching(/^expired before it could be delivered \(last error: SMTP/) });
+});
