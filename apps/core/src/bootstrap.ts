@@ -28,7 +28,8 @@ export interface RunningCore {
 
 /**
  * Opens the database under `dataDir`, seeds local mode when configured, starts the delivery loop
- * (which resumes whatever was queued before a restart), and serves core on loopback.
+ * (which resumes whatever was queued before a restart), and serves core on `host` (loopback unless told) to the
+ * callers that present the internal token derived from `secretKey`.
  */
 export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, config = defaultConfig, clock, log }: CoreOptions): Promise<RunningCore> {
   const store = createSqliteStore(join(dataDir, 'svc.db'));
@@ -39,7 +40,7 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, 
   }
   services.delivery.start();
   services.mailer.loop.start();
-  const { server, closeChannels } = createCoreServer(services, log);
+  const { server, closeChannels } = createCoreServer(services, secretKey, log);
   const boundPort = await listen(server, port, host);
   let stopped: Promise<void> | undefined;
   return {

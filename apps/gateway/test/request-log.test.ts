@@ -20,7 +20,7 @@ function capture(level: string) {
 async function serve(level: string) {
   const platform = await startPlatform();
   const { log, lines } = capture(level);
-  const core = connectCore(platform.core.url);
+  const core = connectCore(platform.core.url, platform.internalToken);
   const app = createGatewayApp({ core: core.client, publicUrl: 'http://localhost', log });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
