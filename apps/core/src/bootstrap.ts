@@ -34,6 +34,8 @@ export interface RunningCore {
 export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, config = defaultConfig, clock, log }: CoreOptions): Promise<RunningCore> {
   const store = createSqliteStore(join(dataDir, 'svc.db'));
   const services = createServices({ store, secretKey, config, clock, log });
+  const sealed = await services.senders.sealClearSecrets();
+  if (sealed > 0) log.info({ senders: sealed }, 'sealed sender secrets kept in the clear by an earlier version');
   if (config.localMode) {
     const { seeded } = await seedLocalMode(services, dataDir, config.demoBackend);
     if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');

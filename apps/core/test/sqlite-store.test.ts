@@ -4,12 +4,14 @@ import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
 import { describeStoreContract } from './store-contract.ts';
+import { describeSenderStoreContract } from './store-contract-senders.ts';
 import { tempDir } from './temp-dir.ts';
 
 const tempFile = () => join(tempDir(), 'svc.db');
 
 describeStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeSenderStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
