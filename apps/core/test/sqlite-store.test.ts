@@ -1,3 +1,4 @@
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
@@ -80,4 +81,24 @@ it('finds outbox messages through indexes: due ones, a verification’s, and one
   );
   expect(plan(`select * from message_outbox where provider_message_id = ? and ? is not null`)).toContain('USING INDEX message_outbox_provider_idx');
   db.close();
+});
+
+it('creates the database, its WAL and its shared-memory file readable by their owner alone (0600)', async () => {
+  const file = tempFile();
+  const store = createSqliteStore(file);
+  await store.users.create({ id: 'usr_1', email: 'a@example.com', createdAt: '2026-01-01T00:00:00.000Z' });
+  const mode = (path: string) => statSync(path).mode & 0o777;
+  expect([file, `${file}-wal`, `${file}-shm`].map(mode)).toEqual([0o600, 0o600, 0o600]);
+  store.close();
+});
+
+it('narrows to 0600 the database files an earlier version left readable by others', async () => {
+  const file = tempFile();
+  createSqliteStore(file).close();
+  chmodSync(file, 0o644);
+  for (const extra of ['-wal', '-shm']) writeFileSync(`${file}${extra}`, '', { mode: 0o644 });
+  const store = createSqliteStore(file);
+  expect([file, `${file}-wal`, `${file}-shm`].map((path) => statSync(path).mode & 0o777)).toEqual([0o600, 0o600, 0o600]);
+  expect(await store.users.findByEmail('a@example.com')).toBeUndefined();
+  store.close();
 });
