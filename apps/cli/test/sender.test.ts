@@ -34,6 +34,21 @@ describe('svc sender', () => {
     expect(JSON.parse(show.stdout)).toMatchObject({ kind: 'whatsapp_cloud', secrets_set: ['access_token'], config: { template: 'otp_code', language: 'en_US' } });
   });
 
+  it('keeps the webhook verify token hidden, as the other secrets, whether set or shown', async () => {
+    const set = await runSvc(
+      ['sender', 'set', 'whatsapp_cloud', '--phone-number-id', '1234567890', '--access-token', 'EAAG-token', '--template', 'otp_code', '--webhook-verify-token', '-'],
+      env,
+      'verify-me-0xBEEF\n',
+    );
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('webhook_verify_token: (set, hidden)');
+    const show = await runSvc(['sender', 'show'], env);
+    const json = await runSvc(['sender', 'show', '--json'], env);
+    for (const output of [set.stdout, show.stdout, json.stdout]) expect(output).not.toContain('verify-me-0xBEEF');
+    expect(show.stdout).toContain('webhook_verify_token: (set, hidden)');
+    expect(JSON.parse(json.stdout).secrets_set).toEqual(['access_token', 'webhook_verify_token']);
+  });
+
   it('sets a Twilio sender for the workspace given by --workspace', async () => {
     await runSvc(['workspaces', 'create', 'beta'], env);
     const set = await runSvc(

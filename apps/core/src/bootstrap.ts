@@ -28,18 +28,21 @@ export interface RunningCore {
 
 /**
  * Opens the database under `dataDir`, seeds local mode when configured, starts the delivery loop
- * (which resumes whatever was queued before a restart), and serves core on loopback.
+ * (which resumes whatever was queued before a restart), and serves core on `host` (loopback unless told) to the
+ * callers that present the internal token derived from `secretKey`.
  */
 export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, config = defaultConfig, clock, log }: CoreOptions): Promise<RunningCore> {
   const store = createSqliteStore(join(dataDir, 'svc.db'));
   const services = createServices({ store, secretKey, config, clock, log });
+  const sealed = await services.senders.sealClearSecrets();
+  if (sealed > 0) log.info({ senders: sealed }, 'sealed sender secrets kept in the clear by an earlier version');
   if (config.localMode) {
     const { seeded } = await seedLocalMode(services, dataDir, config.demoBackend);
     if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
   }
   services.delivery.start();
   services.mailer.loop.start();
-  const { server, closeChannels } = createCoreServer(services, log);
+  const { server, closeChannels } = createCoreServer(services, secretKey, log);
   const boundPort = await listen(server, port, host, 'CORE_PORT');
   let stopped: Promise<void> | undefined;
   return {

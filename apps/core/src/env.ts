@@ -1,25 +1,21 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ConfigError, flag, httpUrl, loadEnv, port } from '@svc/server-kit';
+import { resolve } from 'node:path';
+import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 import { type CoreConfig, defaultConfig } from './config.ts';
-import { generateMasterKey } from './services/secrets.ts';
 
 const seconds = (fallback: number) => z.coerce.number().int().min(1, 'expected a number of seconds').default(fallback);
 
 const schema = z.object({
   CORE_PORT: port(8081),
-  CORE_HOST: z.string().default('127.0.0.1'),
+  /** Core trusts what its callers say (a client's IP for rate limits): it listens on loopback unless told. */
+  CORE_HOST: z.string().min(1).default('127.0.0.1'),
   SVC_DATA_DIR: z.string().min(1).default('.svc'),
   /** Set by `pnpm start`: seed the demo data and enable dev-only behaviour. */
   SVC_LOCAL_MODE: flag,
   SVC_PUBLIC_URL: httpUrl.optional(),
   PORT: port(8080),
-  /** 32 random bytes, base64: derives the code HMAC key and the encryption key for secrets at rest. */
-  SVC_SECRET_KEY: z
-    .string()
-    .refine((value) => Buffer.from(value, 'base64').length >= 32, 'expected at least 32 bytes, base64 (openssl rand -base64 32)')
-    .optional(),
+  /** 32 random bytes, base64: derives the code HMAC key, the encryption key for secrets at rest, the internal token. */
+  SVC_SECRET_KEY: z.string().optional(),
   SVC_OTP_TTL_S: seconds(defaultConfig.otp.ttlSeconds),
   SVC_OTP_RESEND_S: seconds(defaultConfig.otp.resendSeconds),
   SVC_OTP_WORKSPACE_HOURLY_LIMIT: z.coerce.number().int().min(1).default(defaultConfig.otp.workspaceHourlyLimit),
@@ -45,26 +41,14 @@ export interface CoreEnv {
   config: CoreConfig;
 }
 
-/** In local mode a missing SVC_SECRET_KEY is generated once into the data dir (0600) and reused. */
-function localSecretKey(dataDir: string): string {
-  const file = join(dataDir, 'secret-key');
-  if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, `${generateMasterKey()}\n`, { mode: 0o600, flag: 'wx' });
-  }
-  return readFileSync(file, 'utf8').trim();
-}
-
 export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
   const parsed = loadEnv(schema, env);
   const dataDir = resolve(parsed.SVC_DATA_DIR);
-  const key = parsed.SVC_SECRET_KEY ?? (parsed.SVC_LOCAL_MODE ? localSecretKey(dataDir) : undefined);
-  if (!key) throw new ConfigError('invalid configuration:\n  SVC_SECRET_KEY: required outside local mode (openssl rand -base64 32)');
   return {
     port: parsed.CORE_PORT,
     host: parsed.CORE_HOST,
     dataDir,
-    secretKey: Buffer.from(key, 'base64'),
+    secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir } : undefined),
     config: {
       ...defaultConfig,
       localMode: parsed.SVC_LOCAL_MODE,

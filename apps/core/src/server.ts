@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { DomainError } from '@svc/domain';
 import type { TRPCError } from '@trpc/server';
-import type { Logger } from '@svc/server-kit';
+import { internalTokenCheck, internalTokenHeader, type Logger } from '@svc/server-kit';
 import { appRouter } from './root.ts';
 import type { Services } from './services/index.ts';
 import { createContext, sessionHeader } from './trpc.ts';
@@ -16,11 +16,16 @@ export interface CoreServer {
   closeChannels(): Promise<void>;
 }
 
+const refusal = '{"error":{"code":"unauthorized","message":"core answers only the platform\'s own processes"}}';
+
 /**
- * Core's HTTP server, on loopback only: tRPC under /trpc over HTTP (tRPC's httpLink, for the eval runner) and as a
- * WebSocket channel (an upgrade of GET /trpc, for the gateway), and /healthz.
+ * Core's HTTP server: tRPC under /trpc over HTTP (tRPC's httpLink, for the eval runner) and as a WebSocket channel
+ * (an upgrade of GET /trpc, for the gateway), and /healthz. Procedures trust what their callers state (a client's
+ * IP for rate limits), so every tRPC call and upgrade must carry the internal token derived from the secret key;
+ * anything else on the host (an agent's tool call, a neighbour) is refused.
  */
-export function createCoreServer(services: Services, log: Logger): CoreServer {
+export function createCoreServer(services: Services, secretKey: Buffer, log: Logger): CoreServer {
+  const isInternal = internalTokenCheck(secretKey);
   const onError = (error: TRPCError, path: string) => {
     if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error, path }, 'procedure failed');
   };
@@ -42,14 +47,16 @@ export function createCoreServer(services: Services, log: Logger): CoreServer {
       return;
     }
     if (req.url?.startsWith(`${trpcPath}/`)) {
-      void trpc(req, res);
+      if (isInternal(req.headers[internalTokenHeader])) void trpc(req, res);
+      else res.writeHead(401, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(refusal) }).end(refusal);
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"not found"}}');
   });
   server.on('upgrade', (req, socket, head) => {
-    if (req.url === trpcPath) channel.upgrade(req, socket, head);
-    else socket.destroy();
+    if (req.url !== trpcPath) socket.destroy();
+    else if (isInternal(req.headers[internalTokenHeader])) channel.upgrade(req, socket, head);
+    else socket.end(`HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(refusal)}\r\n\r\n${refusal}`);
   });
   return { server, closeChannels: () => channel.close() };
 }

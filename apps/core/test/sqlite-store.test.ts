@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -8,12 +8,14 @@ import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
 import { describeStoreContract } from './store-contract.ts';
+import { describeSenderStoreContract } from './store-contract-senders.ts';
 import { tempDir } from './temp-dir.ts';
 
 const tempFile = () => join(tempDir(), 'svc.db');
 
 describeStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeSenderStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
@@ -117,5 +119,25 @@ it('keeps one version of each content when it adds the unique indexes: what used
   expect((await store.chats.get('ws_1', 'chat_1'))?.versionId).toBe('ver_1');
   const pushed = await store.versions.create({ id: 'ver_4', workspaceId: 'ws_1', contentHash: 'sha256:c', files: {}, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at });
   expect(pushed.version.number).toBe(4);
+  store.close();
+});
+
+it('creates the database, its WAL and its shared-memory file readable by their owner alone (0600)', async () => {
+  const file = tempFile();
+  const store = createSqliteStore(file);
+  await store.users.create({ id: 'usr_1', email: 'a@example.com', createdAt: '2026-01-01T00:00:00.000Z' });
+  const mode = (path: string) => statSync(path).mode & 0o777;
+  expect([file, `${file}-wal`, `${file}-shm`].map(mode)).toEqual([0o600, 0o600, 0o600]);
+  store.close();
+});
+
+it('narrows to 0600 the database files an earlier version left readable by others', async () => {
+  const file = tempFile();
+  createSqliteStore(file).close();
+  chmodSync(file, 0o644);
+  for (const extra of ['-wal', '-shm']) writeFileSync(`${file}${extra}`, '', { mode: 0o644 });
+  const store = createSqliteStore(file);
+  expect([file, `${file}-wal`, `${file}-shm`].map((path) => statSync(path).mode & 0o777)).toEqual([0o600, 0o600, 0o600]);
+  expect(await store.users.findByEmail('a@example.com')).toBeUndefined();
   store.close();
 });

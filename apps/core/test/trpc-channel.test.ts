@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { internalTokenHeader } from '@svc/server-kit';
 import WebSocket from 'ws';
 import type { ChannelAnswer, ChannelCall } from '../src/index.ts';
 import { runningCore } from './running-core.ts';
@@ -6,7 +7,7 @@ import { runningCore } from './running-core.ts';
 const core = runningCore();
 
 async function connect(): Promise<WebSocket> {
-  const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/trpc`);
+  const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/trpc`, { headers: { [internalTokenHeader]: core.internalToken } });
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   return socket;
 }
@@ -78,6 +79,6 @@ it('survives a frame that breaks the WebSocket protocol: it closes that channel 
 });
 
 it('refuses an upgrade anywhere but /trpc', async () => {
-  const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/healthz`);
+  const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/healthz`, { headers: { [internalTokenHeader]: core.internalToken } });
   await expect(new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))).rejects.toThrow();
 });

@@ -1,10 +1,12 @@
 import type { AppRouter } from '@svc/core';
-import type { Logger } from '@svc/server-kit';
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { deriveInternalToken, internalTokenHeader, type Logger } from '@svc/server-kit';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 
 export interface RunnerOptions {
   coreUrl: string;
   pollMs: number;
+  /** Core's SVC_SECRET_KEY: core answers only calls with the internal token derived from it. */
+  secretKey: Buffer;
   log: Logger;
 }
 
@@ -18,8 +20,11 @@ export interface Runner {
  * The eval runner's loop. It holds no state of its own: each tick asks core for work.
  * Until case executions can be leased, a tick only checks that core answers.
  */
-export function startRunner({ coreUrl, pollMs, log }: RunnerOptions): Runner {
-  const core = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${coreUrl}/trpc` })] });
+const refusedByCore = (error: unknown) => error instanceof TRPCClientError && (error.meta?.response as Response | undefined)?.status === 401;
+
+export function startRunner({ coreUrl, pollMs, secretKey, log }: RunnerOptions): Runner {
+  const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };
+  const core = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${coreUrl}/trpc`, headers })] });
   let stopped = false;
   let wake: () => void = () => {};
   let timer: NodeJS.Timeout | undefined;
@@ -30,14 +35,19 @@ export function startRunner({ coreUrl, pollMs, log }: RunnerOptions): Runner {
 
   const loop = (async () => {
     let reachable = false;
+    let refused = false;
     while (!stopped) {
       try {
         await core.health.ping.query();
         if (!reachable) log.info({ core: coreUrl }, 'eval runner connected to core');
         reachable = true;
+        refused = false;
         markConnected();
-      } catch {
-        if (reachable) log.warn({ core: coreUrl }, 'core unreachable; retrying');
+      } catch (error) {
+        if (refusedByCore(error)) {
+          if (!refused) log.error({ core: coreUrl }, "core refused the runner: its SVC_SECRET_KEY is not core's; retrying");
+          refused = true;
+        } else if (reachable) log.warn({ core: coreUrl }, 'core unreachable; retrying');
         reachable = false;
       }
       await new Promise<void>((resolve) => {

@@ -1,16 +1,41 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
 import { startPlatform } from '@svc/gateway/testing';
-import { expect, it } from 'vitest';
+import { freePort, removeTempDirs, tempDir } from '@svc/testkit';
+import { pino } from 'pino';
+import { afterAll, expect, it } from 'vitest';
 import { startRunner } from '../src/runner.ts';
 
 const log = createLogger('eval-runner', { LOG_LEVEL: 'silent' });
+const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+afterAll(removeTempDirs);
+
+/** A logger whose lines a test can wait for. */
+function capture() {
+  const lines: string[] = [];
+  return { lines, log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) };
+}
+
+function runMain(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, exited, output: () => ({ out, err }) };
+}
 
 it('connects to core, keeps polling, and stops promptly', async () => {
   const platform = await startPlatform();
-  const runner = startRunner({ coreUrl: platform.core.url, pollMs: 60_000, log });
+  const runner = startRunner({ coreUrl: platform.core.url, pollMs: 60_000, secretKey: platform.secretKey, log });
   await runner.connected;
   const started = Date.now();
   await runner.stop();
@@ -19,28 +44,43 @@ it('connects to core, keeps polling, and stops promptly', async () => {
 });
 
 it('waits for a core that starts later', async () => {
-  const runner = startRunner({ coreUrl: 'http://127.0.0.1:9', pollMs: 50, log });
-  const outcome = await Promise.race([runner.connected.then(() => 'connected'), new Promise((r) => setTimeout(r, 300, 'waiting'))]);
-  expect(outcome).toBe('waiting');
+  const port = await freePort();
+  const secretKey = randomBytes(32);
+  const { lines, log: runnerLog } = capture();
+  const runner = startRunner({ coreUrl: `http://127.0.0.1:${port}`, pollMs: 50, secretKey, log: runnerLog });
+  let connected = false;
+  void runner.connected.then(() => (connected = true));
+  const core = await startCore({ dataDir: tempDir(), port, secretKey, log });
+  expect(connected).toBe(false); // nothing listened on the port until now
+  await runner.connected;
+  expect(lines.join('')).toContain('eval runner connected to core');
   await runner.stop();
+  await core.stop();
+});
+
+it("is refused by a core whose key is not its own, and says which setting differs", async () => {
+  const platform = await startPlatform();
+  const { lines, log: runnerLog } = capture();
+  const runner = startRunner({ coreUrl: platform.core.url, pollMs: 50, secretKey: randomBytes(32), log: runnerLog });
+  let connected = false;
+  void runner.connected.then(() => (connected = true));
+  await expect.poll(() => lines.join('')).toContain("core refused the runner: its SVC_SECRET_KEY is not core's");
+  expect(connected).toBe(false);
+  await runner.stop();
+  await platform.stop();
 });
 
 it('runs as its own process and exits 0 on SIGTERM', async () => {
   const platform = await startPlatform();
-  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], {
-    env: { PATH: process.env.PATH, CORE_URL: platform.core.url },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  await new Promise<void>((resolve) =>
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('connected to core')) resolve();
-    }),
-  );
-  child.kill('SIGTERM');
-  const [code] = await once(child, 'exit');
-  expect(code).toBe(0);
+  const runner = runMain({ CORE_URL: platform.core.url, SVC_SECRET_KEY: platform.secretKey.toString('base64') });
+  await expect.poll(() => runner.output().out, { timeout: 20_000 }).toContain('connected to core');
+  runner.child.kill('SIGTERM');
+  expect(await runner.exited).toBe(0);
   await platform.stop();
+}, 30_000);
+
+it('refuses to start without SVC_SECRET_KEY outside local mode (exit 78, naming it)', async () => {
+  const runner = runMain({ CORE_URL: 'http://127.0.0.1:9' });
+  expect(await runner.exited).toBe(78);
+  expect(runner.output().err).toContain('SVC_SECRET_KEY: required outside local mode');
 }, 30_000);

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { closeServer, listen, type Logger } from '@svc/server-kit';
+import { closeServer, deriveInternalToken, listen, type Logger } from '@svc/server-kit';
 import { createGatewayApp } from './app.ts';
 import { connectCore } from './core-client.ts';
 
@@ -9,6 +9,8 @@ export interface GatewayOptions {
   /** Defaults to http://localhost:<bound port>. */
   publicUrl?: string;
   localMode?: boolean;
+  /** Core's SVC_SECRET_KEY: core answers only calls with the internal token derived from it. */
+  secretKey: Buffer;
   log: Logger;
 }
 
@@ -17,11 +19,11 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway({ port, coreUrl, publicUrl, localMode, log }: GatewayOptions): Promise<RunningGateway> {
+export async function startGateway({ port, coreUrl, publicUrl, localMode, secretKey, log }: GatewayOptions): Promise<RunningGateway> {
   const server = createServer();
   const boundPort = await listen(server, port, undefined, 'PORT');
   const url = publicUrl ?? `http://localhost:${boundPort}`;
-  const core = connectCore(coreUrl);
+  const core = connectCore(coreUrl, deriveInternalToken(secretKey));
   server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log }));
   return {
     url,

@@ -1,4 +1,5 @@
 import type { ChannelAnswer, ChannelCall } from '@svc/core';
+import { internalTokenHeader } from '@svc/server-kit';
 import WebSocket from 'ws';
 
 interface Waiting {
@@ -9,6 +10,8 @@ interface Waiting {
 }
 
 export interface CoreChannelOptions {
+  /** Presented on the channel's upgrade: core refuses a channel without it. */
+  internalToken: string;
   /** How long a call waits for its answer: undici's default wait for a response, as over HTTP. */
   answerTimeoutMs?: number;
 }
@@ -29,13 +32,15 @@ export class CoreChannel {
   private nextId = 1;
   private closed = false;
   private readonly answerTimeoutMs: number;
+  private readonly headers: Record<string, string>;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly url: string,
-    { answerTimeoutMs = 300_000 }: CoreChannelOptions = {},
+    { internalToken, answerTimeoutMs = 300_000 }: CoreChannelOptions,
   ) {
     this.answerTimeoutMs = answerTimeoutMs;
+    this.headers = { [internalTokenHeader]: internalToken };
     this.sweeper = setInterval(() => this.expire(), Math.min(5_000, answerTimeoutMs)).unref();
   }
 
@@ -65,7 +70,7 @@ export class CoreChannel {
   };
 
   private open(): WebSocket {
-    const socket = new WebSocket(this.url, { perMessageDeflate: false, maxPayload: maxFrameBytes });
+    const socket = new WebSocket(this.url, { headers: this.headers, perMessageDeflate: false, maxPayload: maxFrameBytes });
     let lastError: Error | undefined;
     socket.on('open', this.flush);
     socket.on('message', (data: Buffer) => {
@@ -82,8 +87,17 @@ export class CoreChannel {
         this.waiting.delete(answer.id);
       }
     });
+    socket.on('unexpected-response', (_req, res) => {
+      // Core refuses a channel whose token is not derived from its own key: say so, rather than only "401".
+      lastError = new Error(
+        res.statusCode === 401
+          ? "core refused the channel: the gateway's SVC_SECRET_KEY is not core's"
+          : `core answered the channel's upgrade with HTTP ${res.statusCode}`,
+      );
+      socket.terminate();
+    });
     socket.on('error', (error) => {
-      lastError = error;
+      lastError ??= error; // the first says why: terminating a refused upgrade adds one of its own
     });
     socket.on('close', (code, reason) => {
       if (this.socket === socket) this.socket = undefined;

@@ -25,11 +25,12 @@ export interface CoreConnection {
  * over core's tRPC channel (a WebSocket at `<coreUrl>/trpc`); each call forwards its caller's credential from
  * `context`. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError
  * core threw, without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError.
+ * The channel presents `internalToken`, without which core refuses it.
  */
-export function connectCore(coreUrl: string): CoreConnection {
+export function connectCore(coreUrl: string, internalToken: string): CoreConnection {
   const url = new URL(`${coreUrl.replace(/\/$/, '')}/trpc`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  const channel = new CoreChannel(url.href);
+  const channel = new CoreChannel(url.href, { internalToken });
 
   async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
     const { authorization, session } = options?.context ?? anonymous.context;

@@ -1,4 +1,5 @@
-import { flag, httpUrl, loadEnv, port } from '@svc/server-kit';
+import { resolve } from 'node:path';
+import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 
 const schema = z
@@ -10,14 +11,28 @@ const schema = z
     /** The address users reach the gateway at; every link the platform builds starts with it. */
     SVC_PUBLIC_URL: httpUrl.optional(),
     SVC_LOCAL_MODE: flag,
+    /** Core's: the gateway presents the internal token derived from it on its channel to core. */
+    SVC_SECRET_KEY: z.string().optional(),
+    SVC_DATA_DIR: z.string().min(1).default('.svc'),
   })
   .transform((env) => ({
     port: env.PORT,
     coreUrl: env.CORE_URL ?? `http://127.0.0.1:${env.CORE_PORT}`,
     publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     localMode: env.SVC_LOCAL_MODE,
+    secretKeyValue: env.SVC_SECRET_KEY,
+    dataDir: resolve(env.SVC_DATA_DIR),
   }));
 
-export type GatewayEnv = z.infer<typeof schema>;
+export interface GatewayEnv {
+  port: number;
+  coreUrl: string;
+  publicUrl: string;
+  localMode: boolean;
+  secretKey: Buffer;
+}
 
-export const readEnv = (env: NodeJS.ProcessEnv = process.env): GatewayEnv => loadEnv(schema, env);
+export function readEnv(env: NodeJS.ProcessEnv = process.env): GatewayEnv {
+  const { secretKeyValue, dataDir, ...parsed } = loadEnv(schema, env);
+  return { ...parsed, secretKey: readSecretKey(secretKeyValue, parsed.localMode ? { dataDir } : undefined) };
+}

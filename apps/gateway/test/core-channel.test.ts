@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createUserWithToken, startPlatform } from '../testing/platform.ts';
 import { createLogger } from '@svc/server-kit';
 import { freePort, request } from '@svc/testkit';
+import { pino } from 'pino';
+import { createUserWithToken, startPlatform } from '../testing/platform.ts';
 import { expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { CoreChannel } from '../src/core-channel.ts';
@@ -11,7 +13,7 @@ import { startGateway } from '../src/index.ts';
 it("gives each of many calls made at once its own answer, with its own caller's identity", async () => {
   const platform = await startPlatform();
   const tokens = await Promise.all(['ada', 'bob', 'cy'].map((name) => createUserWithToken(platform, `${name}@example.com`)));
-  const core = connectCore(platform.core.url);
+  const core = connectCore(platform.core.url, platform.internalToken);
   const calls = Array.from({ length: 300 }, (_, i) => {
     const token = tokens[i % tokens.length]!;
     return core.client.auth.whoami.query(undefined, { context: { authorization: `Bearer ${token}` } });
@@ -29,7 +31,7 @@ it('fails the calls waiting on a channel that closes, at once, instead of leavin
   const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   peer.on('connection', (socket) => socket.on('message', () => socket.terminate()));
   await new Promise((resolve) => peer.once('listening', resolve));
-  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`);
+  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`, { internalToken: 'any-token' });
   const outcomes = await Promise.allSettled([
     channel.call({ type: 'mutation', path: 'verifications.create', input: {} }),
     channel.call({ type: 'query', path: 'health.ping' }),
@@ -42,7 +44,7 @@ it('fails the calls waiting on a channel that closes, at once, instead of leavin
 it('fails a call that core does not answer in time', async () => {
   const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' }); // takes calls and never answers
   await new Promise((resolve) => peer.once('listening', resolve));
-  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`, { answerTimeoutMs: 100 });
+  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`, { internalToken: 'any-token', answerTimeoutMs: 100 });
   await expect(channel.call({ type: 'query', path: 'health.ping' })).rejects.toThrow('core did not answer within 0.1 s');
   channel.close();
   await new Promise((resolve) => peer.close(resolve));
@@ -50,9 +52,24 @@ it('fails a call that core does not answer in time', async () => {
 
 it('answers 503 core_unavailable on the API when core cannot be reached', async () => {
   const closed = await freePort(); // nothing listens there
-  const gateway = await startGateway({ port: 0, coreUrl: `http://127.0.0.1:${closed}`, log: createLogger('gateway', { LOG_LEVEL: 'silent' }) });
+  const gateway = await startGateway({ port: 0, coreUrl: `http://127.0.0.1:${closed}`, secretKey: randomBytes(32), log: createLogger('gateway', { LOG_LEVEL: 'silent' }) });
   const answer = await request(`${gateway.url}/cli/workspaces`, { token: 'svc_whatever' });
   expect(answer.status).toBe(503);
   expect(answer.body.error.code).toBe('core_unavailable');
   await gateway.stop();
+});
+
+it("serves nothing when its key is not core's: 503, and the log says which setting differs", async () => {
+  const platform = await startPlatform();
+  const lines: string[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+  const gateway = await startGateway({ port: 0, coreUrl: platform.core.url, secretKey: randomBytes(32), log });
+  const health = await request(`${gateway.url}/healthz`);
+  expect(health.status).toBe(503);
+  expect(health.body.error.code).toBe('core_unavailable');
+  expect(lines.join('')).toContain("core refused the channel: the gateway's SVC_SECRET_KEY is not core's");
+  // The platform's own gateway, with core's key, is served.
+  expect((await request(`${platform.url}/healthz`)).status).toBe(200);
+  await gateway.stop();
+  await platform.stop();
 });

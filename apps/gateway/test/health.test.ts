@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { createLogger } from '@svc/server-kit';
@@ -13,6 +14,7 @@ it('answers 503 within 2 s when core takes connections but never answers (a stop
   const gateway = await startGateway({
     port: 0,
     coreUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+    secretKey: randomBytes(32),
     log: createLogger('gateway', { LOG_LEVEL: 'silent' }),
   });
   const started = Date.now();

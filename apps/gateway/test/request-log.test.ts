@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { request } from '@svc/testkit';
-import { startPlatform } from '../testing/platform.ts';
+import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../testing/platform.ts';
 import { expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.ts';
 import { connectCore } from '../src/core-client.ts';
@@ -17,16 +17,17 @@ function capture(level: string) {
   return { log: pino({ level }, stream), lines };
 }
 
-async function serve(level: string) {
-  const platform = await startPlatform();
+async function serve(level: string, options: PlatformOptions = {}) {
+  const platform = await startPlatform(options);
   const { log, lines } = capture(level);
-  const core = connectCore(platform.core.url);
+  const core = connectCore(platform.core.url, platform.internalToken);
   const app = createGatewayApp({ core: core.client, publicUrl: 'http://localhost', log });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
+    platform,
     lines,
     async stop() {
       server.close();
@@ -61,5 +62,46 @@ it('writes no request lines above the info level', async () => {
   await request(`${gateway.url}/cli/whoami`, { token: 'svc_whatever' });
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(gateway.lines).toEqual([]);
+  await gateway.stop();
+});
+
+/** The code the dev sender kept for the last verification of the workspace. */
+async function devCode(platform: TestPlatform): Promise<string> {
+  await expect.poll(async () => (await platform.core.services.store.devMessages.list(1)).length).toBe(1);
+  const [message] = await platform.core.services.store.devMessages.list(1);
+  return /\b\d{6}\b/.exec(message!.body)![0];
+}
+
+it('logs no code nor token of a verify, a device page, a sign-in link or a webhook verification', async () => {
+  const gateway = await serve('info', { localMode: true });
+  const token = await createUserWithToken(gateway.platform, 'ada@example.com');
+  await request(`${gateway.url}/cli/workspaces`, { token, json: { slug: 'acme' } });
+  const created = await request(`${gateway.url}/api/v1/acme/phone_verifications`, { token, json: { phone_number: '+56912345678' } });
+  const code = await devCode(gateway.platform);
+  const verified = await request(`${gateway.url}/api/v1/acme/phone_verifications/${created.body.verification_id}/verify?code=${code}`, {
+    token,
+    json: { code },
+  });
+  expect(verified.status).toBe(200);
+  const device = await request(`${gateway.url}/cli/device_authorizations`, { json: { client_name: 'laptop' } });
+  const userCode: string = device.body.user_code;
+  await request(`${gateway.url}/device?user_code=${userCode}`);
+  await request(`${gateway.url}/device?%75ser_code=${userCode}`); // an escaped name is the same parameter
+  await request(`${gateway.url}/AUTH/LINK/link-token-in-capitals`);
+  await request(`${gateway.url}/auth/link/the-link-token-is-a-credential?next=/tokens`);
+  await request(`${gateway.url}/webhooks/whatsapp/acme?hub.mode=subscribe&hub.verify_token=meta-verify-token&hub.challenge=1158201444`);
+  await request(`${gateway.url}/cli/device_authorizations/token?device_code=${device.body.device_code}`, { json: { device_code: device.body.device_code } });
+  await expect.poll(() => gateway.lines.length).toBe(12); // the two device pages redirect to /login
+
+  const logged = JSON.stringify(gateway.lines);
+  expect(logged).not.toMatch(new RegExp(`(?<!\\d)${code}(?!\\d)`)); // digits of a timestamp aside
+  for (const secret of [userCode, userCode.replace('-', ''), 'link-token-in-capitals', 'the-link-token-is-a-credential', 'meta-verify-token', device.body.device_code]) {
+    expect(logged).not.toContain(secret);
+  }
+  const urls = gateway.lines.map((line) => (line.req as { url: string }).url);
+  expect(urls).toContain('/device?user_code=[redacted]');
+  expect(urls).toContain(`/login?next=${encodeURIComponent('/device?user_code=[redacted]')}`);
+  expect(urls).toContain('/auth/link/[redacted]?next=/tokens');
+  expect(urls).toContain('/webhooks/whatsapp/acme?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=1158201444');
   await gateway.stop();
 });

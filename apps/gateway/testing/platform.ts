@@ -2,14 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
 import { freePort, tempDir } from '@svc/testkit';
-import { createLogger } from '@svc/server-kit';
+import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit';
 import { startGateway } from '../src/index.ts';
 
 export interface TestPlatform {
   /** The gateway's base URL (http://localhost:<port>). */
   url: string;
   core: RunningCore;
+  /** What core's own processes present to it (`x-svc-internal`), for tests that call core directly. */
+  internalToken: string;
   dataDir: string;
+  /** Core's key, to restart core on the same database. */
+  secretKey: Buffer;
   /** Stops both servers, keeping the data dir (for restart tests). */
   halt(): Promise<void>;
   /** Stops both servers and removes the data dir. */
@@ -26,12 +30,14 @@ export interface PlatformOptions {
   dataDir?: string;
   secretKey?: Buffer;
   clock?: () => Date;
+  /** Core's logger, e.g. to read what core logs; silent by default. */
+  coreLog?: Logger;
 }
 
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
 
 /** Core and gateway over real HTTP on free ports, on a fresh SQLite file unless `dataDir` is given. */
-export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform & { secretKey: Buffer }> {
+export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? tempDir();
   const secretKey = options.secretKey ?? randomBytes(32);
   const port = await freePort();
@@ -45,12 +51,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     delivery: { ...defaultConfig.delivery, pollMs: 100, backoffBaseMs: 20, ...options.delivery },
     mail: { ...defaultConfig.mail, ...options.mail },
   };
-  const core = await startCore({ dataDir, port: 0, secretKey, config, clock: options.clock, log: createLogger('core', quiet) });
+  const core = await startCore({ dataDir, port: 0, secretKey, config, clock: options.clock, log: options.coreLog ?? createLogger('core', quiet) });
   const gateway = await startGateway({
     port,
     coreUrl: core.url,
     publicUrl,
     localMode: config.localMode,
+    secretKey,
     log: createLogger('gateway', quiet),
   });
   let halted: Promise<void> | undefined;
@@ -61,6 +68,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   return {
     url: gateway.url,
     core,
+    internalToken: deriveInternalToken(secretKey),
     dataDir,
     secretKey,
     halt,

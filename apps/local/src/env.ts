@@ -10,6 +10,8 @@ const schema = z
     SVC_PUBLIC_URL: httpUrl.optional(),
     /** The demo agent's backend, which local mode starts too. */
     DEMO_BACKEND_PORT: port(8090),
+    /** Core's key, passed to every process; generated into the data dir when unset. */
+    SVC_SECRET_KEY: z.string().optional(),
   })
   .refine((env) => env.PORT !== env.CORE_PORT || env.PORT === 0, {
     path: ['CORE_PORT'],
@@ -21,6 +23,7 @@ const schema = z
     dataDir: resolve(env.SVC_DATA_DIR),
     publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     demoBackendPort: env.DEMO_BACKEND_PORT,
+    secretKey: env.SVC_SECRET_KEY,
   }));
 
 export type LocalEnv = z.infer<typeof schema>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError, closeServer, listen } from '@svc/server-kit';
+import { ConfigError, closeServer, listen, localSecretKey } from '@svc/server-kit';
 import { createDemoBackend } from './demo-backend.ts';
 import { banner } from './banner.ts';
 import { readEnv } from './env.ts';
@@ -40,6 +40,8 @@ const childEnv: NodeJS.ProcessEnv = {
   SVC_PUBLIC_URL: env.publicUrl,
   SVC_DEMO_BACKEND_URL: `http://127.0.0.1:${env.demoBackendPort}`,
   SVC_DEMO_BACKEND_TOKEN: demoToken,
+  // Every process gets core's key: core answers only calls with the internal token derived from it.
+  SVC_SECRET_KEY: env.secretKey ?? localSecretKey(env.dataDir),
 };
 
 const running: PlatformProcess[] = [];

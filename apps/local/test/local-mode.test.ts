@@ -57,6 +57,10 @@ describe('pnpm start (local mode)', () => {
     const refund = await api(`/api/v1/demo/chats/${chat.chat_id}/messages`, { text: 'Can I return them?' });
     expect(refund.body.reply).toMatch(/^Returns are accepted within 30 days/);
     expect((await request(`http://127.0.0.1:${corePort}/healthz`)).status).toBe(200);
+    // What the demo agent's tool could call: core's own port, whose dev outbox holds every code. Core refuses it.
+    const outbox = await request(`http://127.0.0.1:${corePort}/trpc/dev.outbox`);
+    expect(outbox.status).toBe(401);
+    expect(JSON.stringify(outbox.body)).not.toContain('messages');
 
     local.child.kill('SIGINT');
     expect(await local.exited).toBe(0);

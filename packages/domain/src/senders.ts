@@ -8,7 +8,8 @@ export const whatsappCloudSender = z.object({
   access_token: secret('A system-user access token of the WhatsApp Business account'),
   app_secret: secret('The Meta app secret; signs status webhooks (X-Hub-Signature-256)').optional(),
   webhook_verify_token: z.string().min(8).max(200).optional().meta({
-    description: 'Echoed back to Meta when it verifies the webhook URL',
+    description: "What Meta must send when it verifies the webhook URL; a secret: encrypted at rest, never returned",
+    writeOnly: true,
   }),
   template: z.string().regex(/^[a-z0-9_]{1,512}$/, 'expected the template name').meta({
     description: 'An AUTHENTICATION template with a copy-code button',
@@ -33,7 +34,7 @@ export type SenderInput = z.infer<typeof senderInput>;
 export type SenderKind = SenderInput['kind'];
 
 /** Fields that are secret: encrypted at rest, never returned. */
-export const senderSecretFields = ['access_token', 'app_secret', 'auth_token'] as const;
+export const senderSecretFields = ['access_token', 'app_secret', 'auth_token', 'webhook_verify_token'] as const;
 
 export const senderView = z
   .object({

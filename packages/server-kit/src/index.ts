@@ -1,3 +1,5 @@
 export * from './env.ts';
 export * from './lifecycle.ts';
 export * from './logger.ts';
+export * from './internal-auth.ts';
+export * from './secret-key.ts';

@@ -68,15 +68,14 @@ export function registerSender(program: Command): void {
     .requiredOption('--template <name>', 'the AUTHENTICATION template with a copy-code button')
     .option('--language <code>', 'the template language', 'en_US')
     .option('--app-secret <secret|->', 'the Meta app secret, to check status webhooks')
-    .option('--webhook-verify-token <token>', "the token Meta's webhook set-up sends back")
+    .option('--webhook-verify-token <token|->', "the token Meta's webhook set-up must send, or - to read it from stdin")
     .action(async (opts, command: Command) => {
-      const hidden = await secrets({ access_token: opts.accessToken, app_secret: opts.appSecret });
+      const hidden = await secrets({ access_token: opts.accessToken, app_secret: opts.appSecret, webhook_verify_token: opts.webhookVerifyToken });
       await put(command, {
         kind: 'whatsapp_cloud',
         phone_number_id: opts.phoneNumberId,
         template: opts.template,
         language: opts.language,
-        ...(opts.webhookVerifyToken ? { webhook_verify_token: opts.webhookVerifyToken } : {}),
         ...hidden,
       });
     });

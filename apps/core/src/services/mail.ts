@@ -40,7 +40,7 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
       throw new DeliveryError('no SMTP_URL is configured', false);
     }
     await store.mails.markSent(mail.id, now());
-    log.info({ mail: mail.id, subject: mail.subject }, 'mail sent');
+    log.info({ mail: mail.id }, 'mail sent'); // not the subject: a sign-in mail's carries the user code
   }
 
   const loop = createOutboxLoop<MailRecord>(

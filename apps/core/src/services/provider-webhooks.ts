@@ -1,6 +1,7 @@
 import { type DeliveryStatus, DomainError } from '@svc/domain';
 import { isValidMetaSignature, isValidTwilioSignature } from '../messaging/signatures.ts';
 import type { Store } from '../store/store.ts';
+import { digestsEqual, sha256 } from './secrets.ts';
 import type { Clock } from './clock.ts';
 import type { ResolvedSender, SenderService } from './senders.ts';
 
@@ -78,7 +79,7 @@ export function createProviderWebhooks(store: Store, senders: SenderService, clo
         throw new DomainError('forbidden', 'unknown webhook');
       });
       const expected = sender.config.webhook_verify_token;
-      if (mode !== 'subscribe' || !expected || token !== expected) throw new DomainError('forbidden', 'verify token mismatch');
+      if (mode !== 'subscribe' || !expected || !digestsEqual(sha256(token), sha256(expected))) throw new DomainError('forbidden', 'verify token mismatch');
       return challenge;
     },
 

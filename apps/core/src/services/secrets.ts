@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { customAlphabet } from 'nanoid';
 import { pooledRandomBytes } from './random.ts';
 
@@ -19,9 +19,6 @@ export function digestsEqual(a: string, b: string): boolean {
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
 }
-
-/** A new random 256-bit master key, base64-encoded, as SVC_SECRET_KEY takes it. */
-export const generateMasterKey = (): string => randomBytes(32).toString('base64');
 
 /**
  * The keys derived from SVC_SECRET_KEY: one to HMAC one-time codes, one to encrypt secrets at rest

@@ -27,24 +27,46 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
   // so this cache of decrypted senders only needs clearing where it writes one.
   const resolved = new Map<string, ResolvedSender | undefined>();
 
+  /** Writes a sender: its secret fields sealed, the rest kept as given. */
+  async function writeSender(workspaceId: string, kind: SenderKind, fields: Record<string, unknown>, updatedAt: string): Promise<void> {
+    const visible: Record<string, string> = {};
+    const secrets: Record<string, string> = {};
+    for (const [name, value] of Object.entries(fields)) {
+      if (name === 'kind' || value === undefined) continue;
+      if ((senderSecretFields as readonly string[]).includes(name)) secrets[name] = String(value);
+      else visible[name] = String(value);
+    }
+    resolved.delete(workspaceId);
+    await store.senders.put({
+      workspaceId,
+      kind,
+      config: visible,
+      secretsSealed: Object.keys(secrets).length > 0 ? keyring.encrypt(JSON.stringify(secrets)) : null,
+      updatedAt,
+    });
+  }
+
+  const unseal = (sealed: string | null): Record<string, string> => (sealed ? (JSON.parse(keyring.decrypt(sealed)) as Record<string, string>) : {});
+
   return {
     /** Replaces the workspace's sender; secret fields are sealed, the rest kept as given. */
     async put(workspaceId: string, input: SenderInput): Promise<void> {
-      const visible: Record<string, string> = {};
-      const secrets: Record<string, string> = {};
-      for (const [name, value] of Object.entries(input)) {
-        if (name === 'kind' || value === undefined) continue;
-        if ((senderSecretFields as readonly string[]).includes(name)) secrets[name] = String(value);
-        else visible[name] = String(value);
+      await writeSender(workspaceId, input.kind, input, isoNow(clock));
+    },
+
+    /**
+     * Seals the secret fields that senders written before those fields counted as secrets (the webhook verify
+     * token) still hold in the clear. Run at start, before core serves; a sender already sealed is left alone.
+     */
+    async sealClearSecrets(): Promise<number> {
+      let sealed = 0;
+      for (const field of senderSecretFields) {
+        for (const record of await store.senders.withClearField(field)) {
+          await writeSender(record.workspaceId, record.kind, { ...record.config, ...unseal(record.secretsSealed) }, record.updatedAt);
+          sealed += 1;
+        }
       }
-      resolved.delete(workspaceId);
-      await store.senders.put({
-        workspaceId,
-        kind: input.kind,
-        config: visible,
-        secretsSealed: Object.keys(secrets).length > 0 ? keyring.encrypt(JSON.stringify(secrets)) : null,
-        updatedAt: isoNow(clock),
-      });
+      return sealed;
     },
 
     /** The sender as the API shows it: never a secret, only which secrets are set. */
@@ -54,7 +76,7 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
         if (!config.localMode) throw new DomainError('sender_not_configured', 'this workspace has no sender yet');
         return { kind: 'dev', config: {}, secrets_set: [], webhook_url: null, updated_at: null };
       }
-      const secrets = record.secretsSealed ? Object.keys(JSON.parse(keyring.decrypt(record.secretsSealed))) : [];
+      const secrets = Object.keys(unseal(record.secretsSealed));
       return {
         kind: record.kind,
         config: record.config,
@@ -69,7 +91,7 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
       if (resolved.has(workspaceId)) return resolved.get(workspaceId);
       const record = await store.senders.get(workspaceId);
       const workspace = record && (await store.workspaces.findById(workspaceId));
-      const secrets = record?.secretsSealed ? (JSON.parse(keyring.decrypt(record.secretsSealed)) as Record<string, string>) : {};
+      const secrets = unseal(record?.secretsSealed ?? null);
       const sender: ResolvedSender | undefined = record
         ? { kind: record.kind, config: { ...record.config, ...secrets }, webhookUrl: workspace ? webhookUrl(config, record.kind, workspace.slug) : null }
         : config.localMode

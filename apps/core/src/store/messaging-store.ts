@@ -130,6 +130,8 @@ export interface MessagingStore {
   senders: {
     get(workspaceId: string): Promise<SenderRecord | undefined>;
     put(sender: SenderRecord): Promise<void>;
+    /** Senders whose clear `config` holds `field`: one written before that field counted as a secret. */
+    withClearField(field: string): Promise<SenderRecord[]>;
   };
   testNumbers: {
     list(workspaceId: string): Promise<TestNumber[]>;

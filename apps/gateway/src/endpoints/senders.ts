@@ -11,7 +11,7 @@ export const senderEndpoints = [
     auth: true,
     params: workspacePath,
     status: 200,
-    response: { description: 'The sender', schema: senderView },
+    response: { description: 'The sender; its secrets (the webhook verify token too) are only named in `secrets_set`', schema: senderView },
     errors: ['workspace_not_found', 'sender_not_configured'],
     handle: ({ core, caller, params }) => core.senders.get.query(params, caller),
   }),

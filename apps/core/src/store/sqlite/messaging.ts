@@ -232,6 +232,14 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         const row = { ...sender, config: JSON.stringify(sender.config) };
         await write(() => db.insert(senders).values(row).onConflictDoUpdate({ target: senders.workspaceId, set: row }).run());
       },
+      async withClearField(field) {
+        const rows = db
+          .select()
+          .from(senders)
+          .where(sql`json_type(${senders.config}, ${`$."${field}"`}) IS NOT NULL`)
+          .all();
+        return rows.map((row) => ({ ...row, config: JSON.parse(row.config) as Record<string, string> }));
+      },
     },
     testNumbers: {
       async list(workspaceId) {

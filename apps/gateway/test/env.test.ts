@@ -1,0 +1,26 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '@svc/server-kit';
+import { removeTempDirs, tempDir } from '@svc/testkit';
+import { afterAll, expect, it } from 'vitest';
+import { readEnv } from '../src/env.ts';
+
+afterAll(removeTempDirs);
+
+it("needs core's SVC_SECRET_KEY outside local mode, and never quotes a bad one", () => {
+  expect(() => readEnv({})).toThrow(ConfigError);
+  expect(() => readEnv({})).toThrow('SVC_SECRET_KEY: required outside local mode');
+  const short = Buffer.alloc(16, 7).toString('base64');
+  expect(() => readEnv({ SVC_SECRET_KEY: short })).toThrow('SVC_SECRET_KEY: expected at least 32 bytes');
+  expect(() => readEnv({ SVC_SECRET_KEY: short })).not.toThrow(short);
+  const key = Buffer.alloc(32, 9);
+  expect(readEnv({ SVC_SECRET_KEY: key.toString('base64') }).secretKey).toEqual(key);
+});
+
+it("uses local mode's key in the data dir when none is given, the same one core uses", () => {
+  const dataDir = tempDir();
+  const first = readEnv({ SVC_LOCAL_MODE: '1', SVC_DATA_DIR: dataDir }).secretKey;
+  expect(first.length).toBe(32);
+  expect(readEnv({ SVC_LOCAL_MODE: '1', SVC_DATA_DIR: dataDir }).secretKey).toEqual(first);
+  expect(statSync(join(dataDir, 'secret-key')).mode & 0o777).toBe(0o600);
+});
