@@ -24,11 +24,15 @@ async function serve(level: string, options: PlatformOptions = {}) {
   const app = createGatewayApp({ core: core.client, publicUrl: 'http://localhost', log });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
+  // Counted after the app's own listeners (the request log's among them) have seen each response finish.
+  let finished = 0;
+  server.on('request', (_req, res) => res.on('finish', () => finished++));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
     platform,
     lines,
+    finished: () => finished,
     async stop() {
       server.close();
       core.close();
@@ -41,7 +45,7 @@ it('logs one line per request with method, URL, status and time, never a token o
   const gateway = await serve('info');
   await request(`${gateway.url}/cli/whoami`, { token: 'svc_not_a_real_token_but_secret' });
   await request(`${gateway.url}/auth/link/the-link-token-is-a-credential`);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await expect.poll(() => gateway.finished()).toBe(2);
   const logged = JSON.stringify(gateway.lines);
   expect(gateway.lines).toEqual([
     expect.objectContaining({
@@ -60,7 +64,7 @@ it('logs one line per request with method, URL, status and time, never a token o
 it('writes no request lines above the info level', async () => {
   const gateway = await serve('warn');
   await request(`${gateway.url}/cli/whoami`, { token: 'svc_whatever' });
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await expect.poll(() => gateway.finished()).toBe(1);
   expect(gateway.lines).toEqual([]);
   await gateway.stop();
 });

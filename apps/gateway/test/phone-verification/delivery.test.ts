@@ -1,7 +1,7 @@
 import { graphAccepted, request, startFakeProvider } from '@svc/testkit';
 import { createUserWithToken, startPlatform } from '../../testing/platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeClock, number, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
+import { fakeClock, number, outboxSettled, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
 
 let world: VerificationWorld | undefined;
 afterEach(async () => {
@@ -59,7 +59,7 @@ describe('WhatsApp Cloud API', () => {
     const { delivery } = (await show(world, id)).body;
     expect(delivery.error).toContain('Template name does not exist');
     expect(delivery.error).toContain('132001');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await outboxSettled(world.platform); // given up for good: nothing is left to retry
     expect(world.graph.requests).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeClock, number, type VerificationWorld, verificationWorld } from './setup.ts';
+import { fakeClock, number, outboxSettled, type VerificationWorld, verificationWorld } from './setup.ts';
 
 let world: VerificationWorld;
 afterEach(() => world.stop());
@@ -49,7 +49,7 @@ describe('send limits', () => {
       expect(outcome.reason).toMatchObject({ code: 'send_limit_exceeded', details: { retry_after_seconds: expect.any(Number) } });
     }
     await world.graph.waitForRequests(3);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await outboxSettled(world.platform);
     expect(world.graph.requests).toHaveLength(3);
   });
 });
@@ -61,7 +61,7 @@ describe('Idempotency-Key', () => {
     const retry = await create(number, { 'idempotency-key': 'create-1' });
     expect(retry).toMatchObject({ status: 201, body: first.body });
     await world.graph.waitForRequests(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await outboxSettled(world.platform);
     expect(world.graph.requests).toHaveLength(1);
     const otherKey = await create(number, { 'idempotency-key': 'create-2' });
     expect(otherKey.status).toBe(429);

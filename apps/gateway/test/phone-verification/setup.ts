@@ -7,9 +7,18 @@ import {
   startFakeProvider,
   twilioAccepted,
 } from '@svc/testkit';
+import { expect } from 'vitest';
 import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../../testing/platform.ts';
 
 export const number = '+56912345678';
+
+/**
+ * Resolves once no message is waiting in the outbox (every one is sent, failed or superseded): from then on,
+ * nothing more can reach a provider, so a test may assert that something was not sent.
+ */
+export async function outboxSettled(platform: TestPlatform): Promise<void> {
+  await expect.poll(async () => (await platform.core.services.store.outbox.due('9999-12-31T00:00:00.000Z', 1)).length).toBe(0);
+}
 
 /** A controllable clock: tests move time instead of waiting. */
 export function fakeClock(start = '2026-06-01T12:00:00.000Z') {

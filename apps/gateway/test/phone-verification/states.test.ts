@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeClock, number, type VerificationWorld, verificationWorld } from './setup.ts';
+import { fakeClock, number, outboxSettled, type VerificationWorld, verificationWorld } from './setup.ts';
 
 let world: VerificationWorld;
 afterEach(() => world.stop());
@@ -63,7 +63,7 @@ describe('resend', () => {
       expect(outcome.reason).toMatchObject({ code: 'resend_too_soon', details: { verification_id: created[0]!.value.verification_id } });
     }
     await world.graph.waitForRequests(1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await outboxSettled(world.platform);
     expect(world.graph.requests).toHaveLength(1);
   });
 
@@ -110,11 +110,21 @@ describe('resend', () => {
   it('starts a new verification once the pending one is verified, blocked or expired', async () => {
     const clock = fakeClock();
     world = await verificationWorld({ clock: clock.now });
-    const first = (await create()).body.verification_id;
-    await verify(first, await world.deliveredCode(0));
-    const second = await create();
-    expect(second.status).toBe(201);
-    expect(second.body.verification_id).not.toBe(first);
+    const verified = (await create()).body.verification_id;
+    expect((await verify(verified, await world.deliveredCode(0))).status).toBe(200);
+    clock.advance(31); // past the resend wait, which a new verification of the number still respects
+    const blocked = (await create()).body.verification_id;
+    expect(blocked).not.toBe(verified);
+    const wrong = (await world.deliveredCode(1)) === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) await verify(blocked, wrong);
+    expect((await show(blocked)).body.status).toBe('blocked');
+    clock.advance(31);
+    const expiring = (await create()).body.verification_id;
+    expect([verified, blocked]).not.toContain(expiring);
+    clock.advance(601); // past the code's lifetime
+    const fresh = await create();
+    expect(fresh.status).toBe(201);
+    expect([verified, blocked, expiring]).not.toContain(fresh.body.verification_id);
   });
 });
 
