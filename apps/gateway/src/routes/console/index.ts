@@ -1,5 +1,5 @@
 import type { Logger } from '@svc/server-kit';
-import { type Request, type Response, Router } from 'express';
+import { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
 import type { CoreClient } from '../../core-client.ts';
 import { toDomainError } from '../../http/errors.ts';
 import { formBody } from '../../http/json-body.ts';
@@ -18,16 +18,19 @@ export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger):
   const routes = Router();
   routes.use(['/login', '/logout', '/auth', '/device', '/tokens'], formBody);
 
-  /** Renders failures as a page with the error's status, not as JSON. */
+  /** Failures as a page with the error's status, not as JSON. */
+  function errorPage(res: Response, thrown: unknown): void {
+    const error = toDomainError(thrown, log);
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    res.status(error.status).type('html').send(page('Something went wrong', html`<h1>That did not work</h1><p class="error">${error.message}</p><p><a href="/">Back to svc</a></p>`));
+  }
   const pageRoute =
     (handler: Handler): Handler =>
     async (req, res) => {
       try {
         await handler(req, res);
       } catch (thrown) {
-        const error = toDomainError(thrown, log);
-        for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-        res.status(error.status).type('html').send(page('Something went wrong', html`<h1>That did not work</h1><p class="error">${error.message}</p><p><a href="/">Back to svc</a></p>`));
+        errorPage(res, thrown);
       }
     };
 
@@ -145,5 +148,11 @@ ${tokens.length ? html`<table><thead><tr><th>Name</th><th>ID</th><th>Created</th
     res.redirect(303, '/tokens');
   }));
 
+  // A request these routes cannot read (a malformed percent-escape in the path, a body that does not decode).
+  const unreadable: ErrorRequestHandler = (error, _req, res, next) => {
+    if (res.headersSent) next(error);
+    else errorPage(res, error);
+  };
+  routes.use(unreadable);
   return routes;
 }
