@@ -6,6 +6,7 @@ import { endpoints } from './endpoints/index.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountEndpoints } from './http/mount.ts';
 import { requestLog } from './http/request-log.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { consoleRoutes } from './routes/console/index.ts';
 import { devRoutes } from './routes/dev.ts';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -42,6 +43,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
   app.use(requestLog(log));
+  app.use(securityHeaders(options.publicUrl));
   // The API first: express tries routes in order, and it carries the traffic.
   mountEndpoints(app, core, endpoints, log);
   for (const { path, router } of mountedRouters(options)) app.use(path, router);
