@@ -6,7 +6,7 @@ import { ConfigError, closeServer, listen } from '@svc/server-kit';
 import { createDemoBackend } from './demo-backend.ts';
 import { banner } from './banner.ts';
 import { readEnv } from './env.ts';
-import { type PlatformProcess, startApp, stopApp, waitUntilHealthy } from './processes.ts';
+import { localUrl, type PlatformProcess, startApp, stopApp, waitUntilHealthy } from './processes.ts';
 
 let env;
 try {
@@ -36,6 +36,7 @@ const childEnv: NodeJS.ProcessEnv = {
   SVC_LOCAL_MODE: '1',
   SVC_DATA_DIR: env.dataDir,
   PORT: String(env.port),
+  HOST: env.host,
   CORE_PORT: String(env.corePort),
   SVC_PUBLIC_URL: env.publicUrl,
   SVC_DEMO_BACKEND_URL: `http://127.0.0.1:${env.demoBackendPort}`,
@@ -74,7 +75,7 @@ try {
   const gateway = start('gateway');
   start('eval-runner');
   if (process.env.GITHUB_APP_ID) start('github-app');
-  await waitUntilHealthy(`http://127.0.0.1:${env.port}/healthz`, gateway);
+  await waitUntilHealthy(`${localUrl(env.host, env.port)}/healthz`, gateway);
 } catch (error) {
   if (!stopping) {
     process.stderr.write(`svc: ${(error as Error).message}\n`);

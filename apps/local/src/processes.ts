@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const tsx = import.meta.resolve('tsx');
@@ -48,4 +49,11 @@ export async function waitUntilHealthy(url: string, proc: PlatformProcess, timeo
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${proc.name} did not become healthy at ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** An http URL that reaches a server listening on `host` from this machine (a wildcard address through loopback). */
+export function localUrl(host: string, port: number): string {
+  if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
+  if (host === '::') return `http://[::1]:${port}`;
+  return isIPv6(host) ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }

@@ -1,13 +1,18 @@
 import { Router } from 'express';
 import { anonymous, type CoreClient } from '../core-client.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { html, page, sendPage } from './console/html.ts';
 
 
 const refresh = html`<p class="muted">Newest first; reload to see new ones.</p>`;
 
-/** Local mode only: what the dev sender and the dev mailbox kept instead of sending, as JSON and as pages. */
+/**
+ * Local mode only: what the dev sender and the dev mailbox kept instead of sending, as JSON and as pages. They hold
+ * every code and sign-in link, so they answer this machine only.
+ */
 export function devRoutes(core: CoreClient): Router {
   const routes = Router();
+  routes.use(loopbackOnly);
 
   routes.get('/outbox.json', async (_req, res) => {
     res.json(await core.dev.outbox.query(undefined, anonymous));
