@@ -23,9 +23,14 @@ afterAll(() => platform.stop());
 const devPages = ['/dev/outbox', '/dev/outbox.json', '/dev/mailbox', '/dev/mailbox.json'];
 
 describe('the dev pages', () => {
-  it('answer requests from this machine', async () => {
+  it('answer requests from this machine, the pages uncached and unframeable', async () => {
     for (const base of [`http://127.0.0.1:${port}`, `http://[::1]:${port}`]) {
       for (const path of devPages) expect((await request(`${base}${path}`)).status, `${base}${path}`).toBe(200);
+    }
+    for (const path of ['/dev/outbox', '/dev/mailbox']) {
+      const page = await request(`http://127.0.0.1:${port}${path}`);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
   });
 
