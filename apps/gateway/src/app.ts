@@ -1,14 +1,15 @@
 import { DomainError } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { CoreClient } from './core-client.ts';
 import { endpoints } from './endpoints/index.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountEndpoints } from './http/mount.ts';
 import { requestLog } from './http/request-log.ts';
-import { openApiDocument } from './openapi.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { consoleRoutes } from './routes/console/index.ts';
 import { devRoutes } from './routes/dev.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
 export interface GatewayAppOptions {
@@ -19,23 +20,33 @@ export interface GatewayAppOptions {
   log: Logger;
 }
 
-export function createGatewayApp({ core, publicUrl, localMode = false, log }: GatewayAppOptions): Express {
+/** A router of the gateway besides the API's endpoints, and the path it is mounted at. */
+export interface MountedRouter {
+  path: string;
+  router: Router;
+}
+
+/** The webhooks, the console's pages, the OpenAPI document and (in local mode) the dev pages, in the order tried. */
+export function mountedRouters({ core, publicUrl, localMode = false, log }: GatewayAppOptions): MountedRouter[] {
+  return [
+    { path: '/webhooks', router: webhookRoutes(core, publicUrl) },
+    { path: '/', router: consoleRoutes(core, publicUrl, log) },
+    ...(localMode ? [{ path: '/dev', router: devRoutes(core) }] : []),
+    { path: '/', router: openApiRoutes(endpoints, publicUrl) },
+  ];
+}
+
+export function createGatewayApp(options: GatewayAppOptions): Express {
+  const { core, log } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
   app.use(requestLog(log));
-  // The API first: express tries routes in order, and the API carries the traffic.
+  app.use(securityHeaders(options.publicUrl));
+  // The API first: express tries routes in order, and it carries the traffic.
   mountEndpoints(app, core, endpoints, log);
-  app.use('/webhooks', webhookRoutes(core, publicUrl));
-  app.use(consoleRoutes(core, publicUrl, log));
-  if (localMode) app.use('/dev', devRoutes(core));
-
-  const document = openApiDocument(endpoints, publicUrl);
-  app.get('/openapi.json', (_req, res) => {
-    res.json(document);
-  });
-
+  for (const { path, router } of mountedRouters(options)) app.use(path, router);
   app.use((req, _res, next) => {
     next(new DomainError('not_found', `no route for ${req.method} ${req.path}`));
   });

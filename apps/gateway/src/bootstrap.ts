@@ -5,6 +5,8 @@ import { connectCore } from './core-client.ts';
 
 export interface GatewayOptions {
   port: number;
+  /** The address to listen on; every interface when left out. */
+  host?: string;
   coreUrl: string;
   /** Defaults to http://localhost:<bound port>. */
   publicUrl?: string;
@@ -19,9 +21,9 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway({ port, coreUrl, publicUrl, localMode, secretKey, log }: GatewayOptions): Promise<RunningGateway> {
+export async function startGateway({ port, host, coreUrl, publicUrl, localMode, secretKey, log }: GatewayOptions): Promise<RunningGateway> {
   const server = createServer();
-  const boundPort = await listen(server, port, undefined, 'PORT');
+  const boundPort = await listen(server, port, host, 'PORT');
   const url = publicUrl ?? `http://localhost:${boundPort}`;
   const core = connectCore(coreUrl, deriveInternalToken(secretKey));
   server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log }));

@@ -5,6 +5,8 @@ import { z } from 'zod';
 const schema = z
   .object({
     PORT: port(8080),
+    /** The address the gateway listens on; local mode keeps to loopback unless told otherwise. */
+    HOST: z.string().min(1).optional(),
     CORE_PORT: port(8081),
     /** Where core listens; defaults to the loopback address and CORE_PORT. */
     CORE_URL: httpUrl.optional(),
@@ -17,6 +19,7 @@ const schema = z
   })
   .transform((env) => ({
     port: env.PORT,
+    host: env.HOST ?? (env.SVC_LOCAL_MODE ? '127.0.0.1' : undefined),
     coreUrl: env.CORE_URL ?? `http://127.0.0.1:${env.CORE_PORT}`,
     publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     localMode: env.SVC_LOCAL_MODE,

@@ -3,7 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import type { Endpoint } from './http/endpoint.ts';
 
 /** Error codes any endpoint can answer, by the envelope rules. */
-const commonErrors: ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'payload_too_large'];
+const commonErrors: ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'unsupported_content_encoding', 'payload_too_large'];
 
 function errorResponses(ep: Endpoint): ZodOpenApiOperationObject['responses'] {
   const codes = new Set<ErrorCode>([...ep.errors, ...(ep.auth ? (['unauthorized'] as const) : [])]);

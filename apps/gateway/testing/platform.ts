@@ -6,7 +6,7 @@ import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit'
 import { startGateway } from '../src/index.ts';
 
 export interface TestPlatform {
-  /** The gateway's base URL (http://localhost:<port>). */
+  /** Where the gateway listens (http://localhost:<port>), whatever public URL it was given. */
   url: string;
   core: RunningCore;
   /** What core's own processes present to it (`x-svc-internal`), for tests that call core directly. */
@@ -32,6 +32,8 @@ export interface PlatformOptions {
   clock?: () => Date;
   /** Core's logger, e.g. to read what core logs; silent by default. */
   coreLog?: Logger;
+  /** The address users reach the gateway at; defaults to where it listens. An https one makes it act as behind TLS. */
+  publicUrl?: string;
 }
 
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
@@ -41,7 +43,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const dataDir = options.dataDir ?? tempDir();
   const secretKey = options.secretKey ?? randomBytes(32);
   const port = await freePort();
-  const publicUrl = `http://localhost:${port}`;
+  const url = `http://localhost:${port}`;
+  const publicUrl = options.publicUrl ?? url;
   const config: CoreConfig = {
     ...defaultConfig,
     localMode: options.localMode ?? false,
@@ -66,7 +69,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     return halted;
   };
   return {
-    url: gateway.url,
+    url,
     core,
     internalToken: deriveInternalToken(secretKey),
     dataDir,

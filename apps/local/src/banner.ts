@@ -5,6 +5,7 @@ export function banner(env: LocalEnv, token: string | undefined, tokenFile: stri
     '',
     'svc is running in local mode',
     `  Gateway        ${env.publicUrl}`,
+    ...(env.host === '127.0.0.1' ? [] : [`  Listening on   ${env.host} (HOST); the dev outbox and mailbox answer this machine only`]),
     `  OpenAPI        ${env.publicUrl}/openapi.json`,
     `  Dev outbox     ${env.publicUrl}/dev/outbox (codes the dev sender would have sent)`,
     `  Core           http://127.0.0.1:${env.corePort} (internal)`,

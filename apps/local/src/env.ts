@@ -5,6 +5,8 @@ import { z } from 'zod';
 const schema = z
   .object({
     PORT: port(8080),
+    /** Where the gateway listens: this machine only unless told otherwise, since the dev pages hold every code. */
+    HOST: z.string().min(1).default('127.0.0.1'),
     CORE_PORT: port(8081),
     SVC_DATA_DIR: z.string().min(1).default('.svc'),
     SVC_PUBLIC_URL: httpUrl.optional(),
@@ -19,6 +21,7 @@ const schema = z
   })
   .transform((env) => ({
     port: env.PORT,
+    host: env.HOST,
     corePort: env.CORE_PORT,
     dataDir: resolve(env.SVC_DATA_DIR),
     publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,

@@ -36,6 +36,7 @@ const childEnv: NodeJS.ProcessEnv = {
   SVC_LOCAL_MODE: '1',
   SVC_DATA_DIR: env.dataDir,
   PORT: String(env.port),
+  HOST: env.host,
   CORE_PORT: String(env.corePort),
   SVC_PUBLIC_URL: env.publicUrl,
   SVC_DEMO_BACKEND_URL: `http://127.0.0.1:${env.demoBackendPort}`,

@@ -1,10 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+
+/** This machine's IPv4 address on a network, as a neighbour would reach it. */
+const networkAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const tsx = import.meta.resolve('tsx');
@@ -68,6 +74,41 @@ describe('pnpm start (local mode)', () => {
     await expect(fetch(`http://localhost:${port}/healthz`)).rejects.toThrow();
     expect(local.output().stdout + local.output().stderr).not.toMatch(/exited unexpectedly/);
   }, 60_000);
+
+  it.skipIf(!networkAddress)(
+    `listens on loopback only: a neighbour (through ${networkAddress ?? 'no network interface: skipped'}) finds nothing`,
+    async () => {
+      const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
+      const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: tempDir() });
+      await local.ready;
+      expect((await request(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const refused = await fetch(`http://${networkAddress}:${port}/healthz`).catch((error: TypeError) => error.cause as NodeJS.ErrnoException);
+      expect(refused).toMatchObject({ code: 'ECONNREFUSED' });
+      local.child.kill('SIGINT');
+      expect(await local.exited).toBe(0);
+    },
+    60_000,
+  );
+
+  it.skipIf(!networkAddress)(
+    `with HOST=0.0.0.0 answers the network (${networkAddress ?? 'no network interface: skipped'}), but the dev pages only this machine`,
+    async () => {
+      const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
+      const local = startLocal({ HOST: '0.0.0.0', PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: tempDir() });
+      expect(await local.ready).toContain('Listening on   0.0.0.0 (HOST)');
+      const fromNetwork = `http://${networkAddress}:${port}`;
+      expect((await request(`${fromNetwork}/healthz`)).status).toBe(200);
+      for (const path of ['/dev/outbox', '/dev/mailbox', '/dev/outbox.json', '/dev/mailbox.json']) {
+        const refused = await request(`${fromNetwork}${path}`);
+        expect(refused.status, path).toBe(403);
+        expect(refused.body.error.code).toBe('forbidden');
+        expect((await request(`http://127.0.0.1:${port}${path}`)).status, path).toBe(200);
+      }
+      local.child.kill('SIGINT');
+      expect(await local.exited).toBe(0);
+    },
+    60_000,
+  );
 
   it('refuses a bad configuration with a clear message', async () => {
     const local = startLocal({ PORT: 'eighty', SVC_PUBLIC_URL: 'not a url', SVC_DATA_DIR: tempDir() });

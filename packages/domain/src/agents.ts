@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayText } from './display-text.ts';
 
 /** `feat/Refund-Flow` → `feat-refund-flow`: the environment a branch deploys to. */
 export function environmentForBranch(branch: string | undefined): string {
@@ -23,7 +24,7 @@ export const pushInput = z
     /** The manifest files: `svc.yaml` and everything under `agents/`, by path. */
     files: z.record(z.string().max(300), z.string().max(1_000_000)),
     git: z
-      .object({ commit: z.string().max(64).optional(), branch: z.string().max(255).optional() })
+      .object({ commit: displayText(z.string().max(64)).optional(), branch: displayText(z.string().max(255)).optional() })
       .optional(),
   })
   .meta({ id: 'Deployment' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayText } from './display-text.ts';
 
 /** RFC 8628 choices (architecture.md, "Device authorization"). */
 export const userCodeAlphabet = 'BCDFGHJKLMNPQRSTVWXZ';
@@ -22,8 +23,8 @@ export const deviceTokenErrors = [
 export const startDeviceAuthorizationInput = z
   .object({
     email: z.email().max(254).optional(),
-    client_name: z.string().max(100).optional().meta({ description: 'Shown on the approval page, e.g. "svc CLI"' }),
-    hostname: z.string().max(255).optional().meta({ description: 'The host the client runs on' }),
+    client_name: displayText(z.string().max(100)).optional().meta({ description: 'Shown on the approval page, e.g. "svc CLI"' }),
+    hostname: displayText(z.string().max(255)).optional().meta({ description: 'The host the client runs on' }),
   })
   .meta({ id: 'StartDeviceAuthorization' });
 export type StartDeviceAuthorizationInput = z.infer<typeof startDeviceAuthorizationInput>;

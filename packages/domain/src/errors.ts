@@ -37,6 +37,7 @@ export const errorStatus = {
   verification_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unsupported_content_encoding: 415,
   incorrect_code: 422,
   idempotency_key_reused: 422,
   verification_blocked: 423,

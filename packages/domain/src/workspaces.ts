@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayText } from './display-text.ts';
 
 export const roles = ['owner', 'developer', 'supervisor'] as const;
 export const role = z.enum(roles);
@@ -15,7 +16,7 @@ export const workspaceSlug = z
 export const createWorkspaceInput = z
   .object({
     slug: workspaceSlug,
-    name: z.string().trim().min(1).max(100).optional(),
+    name: displayText(z.string().trim().min(1).max(100)).optional(),
   })
   .meta({ id: 'CreateWorkspaceRequest' });
 export type CreateWorkspaceInput = z.infer<typeof createWorkspaceInput>;

@@ -14,17 +14,37 @@ export function sendError(res: Response, error: DomainError): void {
 const bodyErrors: Record<string, () => DomainError> = {
   'entity.parse.failed': () => new DomainError('invalid_json', 'the request body is not valid JSON'),
   'entity.too.large': () => new DomainError('payload_too_large', 'the request body is over 1 MiB'),
-  'encoding.unsupported': () => new DomainError('unsupported_media_type', 'unsupported content encoding'),
+  'encoding.unsupported': () =>
+    new DomainError('unsupported_content_encoding', 'send the body uncompressed, or with Content-Encoding gzip, deflate or br'),
   'charset.unsupported': () => new DomainError('unsupported_media_type', 'the request body must be UTF-8 JSON'),
   'request.aborted': () => new DomainError('invalid_request', 'the request was aborted'),
   'request.size.invalid': () => new DomainError('invalid_request', 'the request body does not match its length'),
 };
 
+interface HttpError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/** A request express could not read: a path that is not percent-encoding, or a body that does not decode. */
+function unreadableRequest(error: unknown): DomainError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { type, status, expose } = error as HttpError;
+  const bodyError = bodyErrors[type ?? ''];
+  if (bodyError) return bodyError();
+  // The router's decoding of a path parameter: `/cli/workspaces/%zz`.
+  if (error instanceof URIError && status === 400) return new DomainError('invalid_request', 'the path holds a malformed percent-escape', { field: 'path' });
+  // body-parser's other client errors carry no type: the body does not decode as its Content-Encoding says.
+  if (expose && status === 400) return new DomainError('invalid_request', 'the request body is not encoded as its Content-Encoding says');
+  return undefined;
+}
+
 /** Whatever went wrong, as the one error envelope; only a fault of ours is a 5xx. */
 export function toDomainError(error: unknown, log: Logger): DomainError {
   if (error instanceof DomainError) return error;
-  const bodyError = bodyErrors[(error as { type?: string }).type ?? ''];
-  if (bodyError) return bodyError();
+  const unreadable = unreadableRequest(error);
+  if (unreadable) return unreadable;
   if (error instanceof TRPCClientError) {
     const wire = (error.data as { svc?: WireError } | undefined)?.svc;
     if (wire) {

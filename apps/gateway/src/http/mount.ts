@@ -1,6 +1,6 @@
 import { DomainError, invalidRequest } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
-import type { Express, Request, Response } from 'express';
+import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import type { CoreClient } from '../core-client.ts';
 import type { Endpoint } from './endpoint.ts';
 import { sendError, toDomainError } from './errors.ts';
@@ -22,18 +22,32 @@ async function run(ep: Endpoint, core: CoreClient, req: Request, res: Response):
   else res.status(ep.status).json(result);
 }
 
+/** The error as the endpoint answers errors: OAuth's shape for its OAuth codes, else the envelope. */
+function answerError(ep: Endpoint, thrown: unknown, res: Response, log: Logger): void {
+  const error = toDomainError(thrown, log);
+  if (ep.oauthErrors?.includes(error.code)) res.status(400).json({ error: error.code, error_description: error.message, ...error.details });
+  else sendError(res, error);
+}
+
 export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoint[], log: Logger): void {
   for (const ep of endpoints) {
-    app[ep.method](ep.path, bodyParser(ep.acceptsForm), async (req, res) => {
+    const responseHeaders: RequestHandler = (_req, res, next) => {
       for (const [name, value] of Object.entries(ep.responseHeaders ?? {})) res.setHeader(name, value);
+      next();
+    };
+    const handle = async (req: Request, res: Response) => {
       try {
         await run(ep, core, req, res);
       } catch (thrown) {
         if (res.headersSent) throw thrown; // express ends a response that failed half-way
-        const error = toDomainError(thrown, log);
-        if (ep.oauthErrors?.includes(error.code)) res.status(400).json({ error: error.code, error_description: error.message, ...error.details });
-        else sendError(res, error);
+        answerError(ep, thrown, res, log);
       }
-    });
+    };
+    // A body that cannot be read is answered in the endpoint's own error shape too.
+    const unreadableBody: ErrorRequestHandler = (error, _req, res, next) => {
+      if (res.headersSent) next(error);
+      else answerError(ep, error, res, log);
+    };
+    app[ep.method](ep.path, responseHeaders, bodyParser(ep.acceptsForm), handle, unreadableBody);
   }
 }
