@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenProblem } from './patterns.ts';
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$/, 'expected a slug: lowercase letters, digits and dashes');
 
@@ -40,7 +41,15 @@ export type ToolSpec = z.infer<typeof toolSpec>;
 /** A rule of the `scripted` provider: when the visitor's text matches, optionally call a tool or search, then reply. */
 export const scriptedRule = z
   .object({
-    when: z.string().min(1).describe('a case-insensitive regular expression on the visitor text'),
+    when: z
+      .string()
+      .min(1)
+      .max(1000)
+      .superRefine((pattern, ctx) => {
+        const problem = whenProblem(pattern);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('a case-insensitive regular expression on the visitor text, RE2 syntax'),
     tool: z.string().optional(),
     args: z.record(z.string(), z.string()).optional(),
     search: z.string().optional().describe('a knowledge query'),
@@ -58,7 +67,7 @@ export const agentManifest = z
     instructions: z.string().default('instructions.md'),
     temperature: z.number().min(0).max(2).optional(),
     tools: z.array(toolSpec).default([]),
-    scripted: z.object({ rules: z.array(scriptedRule).default([]), fallback: z.string().min(1) }).strict().optional(),
+    scripted: z.object({ rules: z.array(scriptedRule).max(200).default([]), fallback: z.string().min(1) }).strict().optional(),
   })
   .strict()
   .superRefine((agent, ctx) => {

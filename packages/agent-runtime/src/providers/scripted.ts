@@ -1,6 +1,7 @@
 import type { AgentManifest, ScriptedRule } from '../manifest.ts';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
 import { knowledgeToolName } from '../knowledge.ts';
+import { compileWhen } from '../patterns.ts';
 
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, key: string) => values[key] ?? '');
@@ -23,11 +24,11 @@ function toolValues(content: string): Record<string, string> {
  * message may call a tool or search the knowledge, then replies from its template. No tokens, no network.
  */
 export function scriptedProvider(manifest: AgentManifest): ModelProvider {
-  const rules = manifest.scripted?.rules ?? [];
+  const rules = (manifest.scripted?.rules ?? []).map((rule) => ({ rule, when: compileWhen(rule.when) }));
   const fallback = manifest.scripted?.fallback ?? '';
   const match = (text: string): { rule: ScriptedRule; groups: string[] } | undefined => {
-    for (const rule of rules) {
-      const found = new RegExp(rule.when, 'i').exec(text);
+    for (const { rule, when } of rules) {
+      const found = when.exec(text);
       if (found) return { rule, groups: [...found] };
     }
     return undefined;
