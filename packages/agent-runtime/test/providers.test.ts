@@ -1,7 +1,7 @@
 import { type FakeProvider, type RecordedRequest, startFakeProvider } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentRunner } from '../src/index.ts';
-import { secrets, supportAgent } from './fixtures.ts';
+import { localNetwork, secrets, supportAgent } from './fixtures.ts';
 
 let backend: FakeProvider;
 let model: FakeProvider | undefined;
@@ -47,7 +47,7 @@ function anthropicReply(req: RecordedRequest) {
 describe('the OpenAI-compatible provider', () => {
   it('runs a tool-calling round against the real client and traces the call, with the secret redacted', async () => {
     model = await startFakeProvider(openAiReply);
-    const runner = new AgentRunner(supportAgent('openai:gpt-4.1-mini', backend.url), { openai: { baseURL: `${model.url}/v1`, apiKey: 'sk-test' } });
+    const runner = new AgentRunner(supportAgent('openai:gpt-4.1-mini', backend.url), { openai: { baseURL: `${model.url}/v1`, apiKey: 'sk-test' } }, localNetwork);
     expect(runner.family).toBe('openai');
     const { reply, trace } = await runner.reply([{ role: 'visitor', text: 'hi' }, { role: 'agent', text: 'Hello!' }], 'Where is my order A-17?', secrets);
     expect(reply).toBe('Your order is shipped.');
@@ -73,15 +73,15 @@ describe('the OpenAI-compatible provider', () => {
   });
 
   it('knows the family of models served by vLLM or Ollama', () => {
-    expect(new AgentRunner(supportAgent('openai:meta-llama/Llama-3.1-8B-Instruct', backend.url), {}).family).toBe('meta');
-    expect(new AgentRunner(supportAgent('openai:qwen2.5:7b', backend.url), {}).family).toBe('qwen');
+    expect(new AgentRunner(supportAgent('openai:meta-llama/Llama-3.1-8B-Instruct', backend.url), {}, localNetwork).family).toBe('meta');
+    expect(new AgentRunner(supportAgent('openai:qwen2.5:7b', backend.url), {}, localNetwork).family).toBe('qwen');
   });
 });
 
 describe('the Anthropic provider', () => {
   it('runs a tool_use round against the real client, sending the result back as tool_result', async () => {
     model = await startFakeProvider(anthropicReply);
-    const runner = new AgentRunner(supportAgent('anthropic:claude-sonnet-4-5', backend.url), { anthropic: { baseURL: model.url, apiKey: 'sk-ant-test' } });
+    const runner = new AgentRunner(supportAgent('anthropic:claude-sonnet-4-5', backend.url), { anthropic: { baseURL: model.url, apiKey: 'sk-ant-test' } }, localNetwork);
     expect(runner.family).toBe('anthropic');
     const { reply, trace } = await runner.reply([], 'Where is my order A-17?', secrets);
     expect(reply).toBe('Order status: shipped.');
@@ -101,7 +101,7 @@ describe('the Anthropic provider', () => {
 
 describe('the scripted provider', () => {
   it('calls tools and searches knowledge by its rules, deterministically and without tokens', async () => {
-    const runner = new AgentRunner(supportAgent('scripted', backend.url), {});
+    const runner = new AgentRunner(supportAgent('scripted', backend.url), {}, localNetwork);
     const order = await runner.reply([], 'where is order B-2?', secrets);
     expect(order.reply).toBe('Order B-2 is shipped.');
     expect(order.trace.tool_calls[0]!.request.url).toBe(`${backend.url}/orders/B-2`);
@@ -118,7 +118,7 @@ describe('tools', () => {
     const slow = await startFakeProvider(() => ({ status: 200, body: {} }));
     await slow.close(); // nothing listens: the call fails fast, like a backend that is down
     const agent = supportAgent('scripted', slow.url);
-    const { reply, trace } = await new AgentRunner(agent, {}).reply([], 'order C-3', secrets);
+    const { reply, trace } = await new AgentRunner(agent, {}, localNetwork).reply([], 'order C-3', secrets);
     expect(trace.tool_calls[0]).toMatchObject({ status: null, error: expect.any(String) });
     expect(reply).toBe('Order C-3 is .');
   });
