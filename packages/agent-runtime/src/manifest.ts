@@ -38,6 +38,15 @@ export const toolSpec = z
   .strict();
 export type ToolSpec = z.infer<typeof toolSpec>;
 
+const secretReference = /\{\{\s*secrets\.([\w-]+)\s*\}\}/g;
+
+/** The environment secrets a tool's URL and headers use, by name. */
+export const secretsOfTool = (tool: ToolSpec): string[] =>
+  [...new Set([tool.url, ...Object.values(tool.headers)].flatMap((template) => [...template.matchAll(secretReference)].map((m) => m[1]!)))].sort();
+
+/** The environment secrets an agent's tools use, by name. */
+export const secretsOfAgent = (agent: AgentManifest): string[] => [...new Set(agent.tools.flatMap(secretsOfTool))].sort();
+
 /** A rule of the `scripted` provider: when the visitor's text matches, optionally call a tool or search, then reply. */
 export const scriptedRule = z
   .object({

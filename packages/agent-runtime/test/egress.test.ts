@@ -126,6 +126,17 @@ describe('tool calls', () => {
     expect(backend.requests[0]!.path).toBe('/orders/A-1');
   });
 
+  it('name the secrets the environment lacks instead of calling, and say when a secret makes no URL', async () => {
+    const missing = await callTool(tool('{{secrets.BACKEND_URL}}/orders/{{args.id}}'), { id: 'A-1' }, {}, privateAllowed);
+    expect(missing).toMatchObject({
+      status: null,
+      request: { url: '{{secrets.BACKEND_URL}}/orders/{{args.id}}' },
+      error: 'missing secrets BACKEND_URL, SHOP_KEY: not set in this environment (svc secrets set NAME --env ENV)',
+    });
+    const notUrl = await callTool(tool('{{secrets.BACKEND_URL}}/orders'), {}, { ...secrets, BACKEND_URL: 'shop.internal' }, privateAllowed);
+    expect(notUrl.error).toBe('the URL is not valid once its secrets and arguments are filled in');
+  });
+
   it('refuse schemes other than http and https', async () => {
     const call = await callTool(tool('file:///etc/passwd'), {}, secrets, privateAllowed);
     expect(call.error).toBe('refused: file: URLs are not allowed; tools call http or https');
