@@ -63,6 +63,13 @@ export const scriptedRule = z
     args: z.record(z.string(), z.string()).optional(),
     search: z.string().optional().describe('a knowledge query'),
     reply: z.string().min(1).describe('may use {{match.N}}, {{tool.FIELD}} and {{knowledge}}'),
+    on_error: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "the reply when the rule's tool call fails (unreachable, refused, an HTTP error), or the reply names a {{tool.FIELD}} or {{knowledge}} the answer lacks; may use {{match.N}}; the agent's fallback if unset",
+      ),
   })
   .strict();
 export type ScriptedRule = z.infer<typeof scriptedRule>;

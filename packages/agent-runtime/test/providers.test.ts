@@ -1,6 +1,6 @@
 import { type FakeProvider, type RecordedRequest, startFakeProvider } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentRunner } from '../src/index.ts';
+import { AgentRunner, parseBundle } from '../src/index.ts';
 import { localNetwork, secrets, supportAgent } from './fixtures.ts';
 
 let backend: FakeProvider;
@@ -113,6 +113,59 @@ describe('the scripted provider', () => {
   });
 });
 
+describe('scripted replies after a failed tool call or an empty search', () => {
+  const agent = (onError: string) =>
+    parseBundle({
+      'svc.yaml': 'workspace: acme\n',
+      'agents/support/agent.yaml': `
+name: Support
+model: scripted
+tools:
+  - name: order_status
+    description: The status of an order
+    url: "${backend.url}/orders/{{args.order_id}}"
+scripted:
+  rules:
+    - when: "order ([\\\\w-]+)"
+      tool: order_status
+      args: { order_id: "{{match.1}}" }
+      reply: "Order {{match.1}} is {{tool.status}}; expected delivery {{tool.delivery_date}}."
+${onError}
+    - when: "warranty"
+      search: "warranty"
+      reply: "{{knowledge}}"
+  fallback: "I can check an order for you."
+`,
+      'agents/support/instructions.md': 'Help.',
+      'agents/support/knowledge/returns.md': 'Returns are accepted within 30 days.',
+    }).agents[0]!;
+  const onError = '      on_error: "I could not look up order {{match.1}} just now."';
+
+  it.each([
+    ['404', { status: 404, body: { error: 'no order Z-9999' } }],
+    ['401', { status: 401, body: { error: 'unauthorized' } }],
+    ['500', { status: 500, body: 'oops' }],
+    ['an answer without the fields the reply names', { status: 200, body: { state: 'shipped' } }],
+  ])("use the rule's on_error on %s, else the agent's fallback", async (_, failure) => {
+    backend.queue(failure, failure);
+    const withOnError = await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'where is order Z-9999?', {});
+    expect(withOnError.reply).toBe('I could not look up order Z-9999 just now.');
+    const withoutOnError = await new AgentRunner(agent(''), {}, localNetwork).reply([], 'where is order Z-9999?', {});
+    expect(withoutOnError.reply).toBe('I can check an order for you.');
+  });
+
+  it('use them when the backend is unreachable or refused, and when a search finds nothing', async () => {
+    const refused = await new AgentRunner(agent(onError), {}, { allowPrivateNetworks: false, platformPorts: new Set() }).reply([], 'order Z-9999', {});
+    expect(refused.trace.tool_calls[0]!.error).toMatch(/^refused: /);
+    expect(refused.reply).toBe('I could not look up order Z-9999 just now.');
+    const search = await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'is there a warranty?', {});
+    expect(search.trace.knowledge_lookups[0]!.hits).toEqual([]);
+    expect(search.reply).toBe('I can check an order for you.');
+    backend.queue({ status: 200, body: { status: 'shipped', delivery_date: 'tomorrow' } });
+    expect((await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'order A-1', {})).reply).toBe('Order A-1 is shipped; expected delivery tomorrow.');
+  });
+});
+
 describe('tools', () => {
   it('record a timeout in the trace instead of failing the turn', async () => {
     const slow = await startFakeProvider(() => ({ status: 200, body: {} }));
@@ -120,6 +173,6 @@ describe('tools', () => {
     const agent = supportAgent('scripted', slow.url);
     const { reply, trace } = await new AgentRunner(agent, {}, localNetwork).reply([], 'order C-3', secrets);
     expect(trace.tool_calls[0]).toMatchObject({ status: null, error: expect.any(String) });
-    expect(reply).toBe('Order C-3 is .');
+    expect(reply).toBe('I can help with orders and returns.');
   });
 });

@@ -57,12 +57,13 @@ describe('secrets the agents use but the environment lacks', () => {
     expect(published.body).toMatchObject({ environment: 'live', missing_secrets: ['BACKEND_TOKEN', 'BACKEND_URL'] });
   });
 
-  it('fail the tool call, not the message: 201, and the trace names the missing secret', async () => {
+  it('fail the tool call, not the message: 201 with the fallback reply, and the trace names the missing secret', async () => {
     await api('/api/developer/v1/acme/deployments', { json: { environment: 'bare', files } });
     await setSecret('bare', 'BACKEND_TOKEN', 'tok-123456');
     const chat = (await api('/api/v1/acme/chats', { json: { agent: 'support', environment: 'bare' } })).body;
     const answer = await api(`/api/v1/acme/chats/${chat.chat_id}/messages`, { json: { text: 'where is order Z-9999?' } });
     expect(answer.status).toBe(201);
+    expect(answer.body.reply).toBe('I can check an order for you.');
     const { messages } = (await api(`/api/developer/v1/acme/chats/${chat.chat_id}`)).body;
     expect(messages[1].trace.tool_calls).toEqual([
       expect.objectContaining({ name: 'order_status', status: null, error: expect.stringMatching(/^missing secret BACKEND_URL: not set in this environment/) }),
