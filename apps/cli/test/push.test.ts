@@ -38,6 +38,11 @@ describe('svc push, envs, publish', () => {
     const pushed = await runSvc(['push'], env, undefined, sub);
     expect(pushed.code).toBe(0);
     expect(pushed.stdout).toMatch(new RegExp(`^Created v1 \\(sha256:[0-9a-f]{12}, commit ${git('rev-parse', '--short=7', 'HEAD')}, by ada@example.com\\), deployed to feat-refund-flow\\.\\n$`));
+    // The demo's tool needs the environment's BACKEND_URL and BACKEND_TOKEN: the push says how to set them.
+    expect(pushed.stderr).toBe(
+      'warning: feat-refund-flow has no secret BACKEND_TOKEN, BACKEND_URL; the tool calls that use them fail until set:\n' +
+        '  svc secrets set BACKEND_TOKEN --env feat-refund-flow\n  svc secrets set BACKEND_URL --env feat-refund-flow\n',
+    );
     const again = await runSvc(['push'], env, undefined, repo);
     expect(again.stdout).toContain('Unchanged content: v1');
   });

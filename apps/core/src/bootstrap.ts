@@ -44,6 +44,7 @@ export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, 
   services.mailer.loop.start();
   const { server, closeChannels } = createCoreServer(services, secretKey, log);
   const boundPort = await listen(server, port, host, 'CORE_PORT');
+  services.toolEgress.platformPorts.add(boundPort);
   let stopped: Promise<void> | undefined;
   return {
     url: `http://${host}:${boundPort}`,

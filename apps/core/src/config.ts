@@ -24,6 +24,13 @@ export interface CoreConfig {
   mail: { smtpUrl: string | undefined; from: string };
   /** Model providers of the agent runtime (base URLs and keys). */
   models: ProviderSettings;
+  /** Where the agents' tool calls may connect: public addresses, and these exceptions. */
+  toolEgress: {
+    /** Loopback and private networks too (local mode's demo backend); the platform's own ports stay refused. */
+    allowPrivateNetworks: boolean;
+    /** The gateway's port on this host: refused to tool calls like core's own. */
+    gatewayPort?: number;
+  };
   /** Local mode: the demo agent's backend, which the seed points the demo's secrets at. */
   demoBackend?: { url: string; token: string };
 }
@@ -36,4 +43,5 @@ export const defaultConfig: CoreConfig = {
   delivery: { pollMs: 1000, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
   mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' },
   models: {},
+  toolEgress: { allowPrivateNetworks: false },
 };

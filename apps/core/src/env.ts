@@ -29,6 +29,8 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: httpUrl.optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
+  /** Lets agents' tools call loopback and private addresses (a backend on this machine or network). */
+  SVC_TOOL_ALLOW_PRIVATE_NETWORKS: flag,
   SVC_DEMO_BACKEND_URL: httpUrl.optional(),
   SVC_DEMO_BACKEND_TOKEN: z.string().optional(),
 });
@@ -65,6 +67,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
         openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
         anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
       },
+      toolEgress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, gatewayPort: parsed.PORT },
       demoBackend:
         parsed.SVC_DEMO_BACKEND_URL && parsed.SVC_DEMO_BACKEND_TOKEN
           ? { url: parsed.SVC_DEMO_BACKEND_URL, token: parsed.SVC_DEMO_BACKEND_TOKEN }

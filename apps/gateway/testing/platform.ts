@@ -26,6 +26,8 @@ export interface PlatformOptions {
   providers?: Partial<CoreConfig['providers']>;
   delivery?: Partial<CoreConfig['delivery']>;
   mail?: Partial<CoreConfig['mail']>;
+  /** Tests whose fake tool backends listen on 127.0.0.1 allow private networks; the gateway's port is always refused. */
+  toolEgress?: Pick<CoreConfig['toolEgress'], 'allowPrivateNetworks'>;
   /** Reuse a data dir and key, e.g. to restart on the same database. */
   dataDir?: string;
   secretKey?: Buffer;
@@ -53,6 +55,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     providers: { ...defaultConfig.providers, ...options.providers },
     delivery: { ...defaultConfig.delivery, pollMs: 100, backoffBaseMs: 20, ...options.delivery },
     mail: { ...defaultConfig.mail, ...options.mail },
+    toolEgress: { ...defaultConfig.toolEgress, ...options.toolEgress, gatewayPort: port },
   };
   const core = await startCore({ dataDir, port: 0, secretKey, config, clock: options.clock, log: options.coreLog ?? createLogger('core', quiet) });
   const gateway = await startGateway({

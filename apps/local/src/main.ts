@@ -32,6 +32,8 @@ const demoBackend = createDemoBackend(demoToken);
 
 const childEnv: NodeJS.ProcessEnv = {
   LOG_FORMAT: 'pretty',
+  // The demo backend listens on 127.0.0.1; the platform's own ports stay refused to tools all the same.
+  SVC_TOOL_ALLOW_PRIVATE_NETWORKS: '1',
   ...process.env,
   SVC_LOCAL_MODE: '1',
   SVC_DATA_DIR: env.dataDir,

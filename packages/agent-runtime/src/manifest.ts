@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenProblem } from './patterns.ts';
 
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$/, 'expected a slug: lowercase letters, digits and dashes');
 
@@ -37,14 +38,38 @@ export const toolSpec = z
   .strict();
 export type ToolSpec = z.infer<typeof toolSpec>;
 
+const secretReference = /\{\{\s*secrets\.([\w-]+)\s*\}\}/g;
+
+/** The environment secrets a tool's URL and headers use, by name. */
+export const secretsOfTool = (tool: ToolSpec): string[] =>
+  [...new Set([tool.url, ...Object.values(tool.headers)].flatMap((template) => [...template.matchAll(secretReference)].map((m) => m[1]!)))].sort();
+
+/** The environment secrets an agent's tools use, by name. */
+export const secretsOfAgent = (agent: AgentManifest): string[] => [...new Set(agent.tools.flatMap(secretsOfTool))].sort();
+
 /** A rule of the `scripted` provider: when the visitor's text matches, optionally call a tool or search, then reply. */
 export const scriptedRule = z
   .object({
-    when: z.string().min(1).describe('a case-insensitive regular expression on the visitor text'),
+    when: z
+      .string()
+      .min(1)
+      .max(1000)
+      .superRefine((pattern, ctx) => {
+        const problem = whenProblem(pattern);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('a case-insensitive regular expression on the visitor text, RE2 syntax'),
     tool: z.string().optional(),
     args: z.record(z.string(), z.string()).optional(),
     search: z.string().optional().describe('a knowledge query'),
     reply: z.string().min(1).describe('may use {{match.N}}, {{tool.FIELD}} and {{knowledge}}'),
+    on_error: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "the reply when the rule's tool call fails (unreachable, refused, an HTTP error), or the reply names a {{tool.FIELD}} or {{knowledge}} the answer lacks; may use {{match.N}}; the agent's fallback if unset",
+      ),
   })
   .strict();
 export type ScriptedRule = z.infer<typeof scriptedRule>;
@@ -58,7 +83,7 @@ export const agentManifest = z
     instructions: z.string().default('instructions.md'),
     temperature: z.number().min(0).max(2).optional(),
     tools: z.array(toolSpec).default([]),
-    scripted: z.object({ rules: z.array(scriptedRule).default([]), fallback: z.string().min(1) }).strict().optional(),
+    scripted: z.object({ rules: z.array(scriptedRule).max(200).default([]), fallback: z.string().min(1) }).strict().optional(),
   })
   .strict()
   .superRefine((agent, ctx) => {

@@ -1,3 +1,4 @@
+import type { EgressRules } from './egress.ts';
 import { KnowledgeIndex, type KnowledgeHit, knowledgeToolName } from './knowledge.ts';
 import type { AgentDefinition } from './manifest.ts';
 import { anthropicProvider, type AnthropicSettings } from './providers/anthropic.ts';
@@ -55,6 +56,8 @@ export class AgentRunner {
   constructor(
     readonly agent: AgentDefinition,
     settings: ProviderSettings,
+    /** Where its tools may connect. */
+    private readonly egress: EgressRules,
   ) {
     this.knowledge = new KnowledgeIndex(agent.knowledge);
     this.provider = providerFor(agent, settings);
@@ -97,7 +100,7 @@ export class AgentRunner {
     }
     const spec = this.agent.manifest.tools.find((t) => t.name === name);
     if (!spec) return JSON.stringify({ error: `no tool named ${name}` });
-    const call = await callTool(spec, args, secrets);
+    const call = await callTool(spec, args, secrets, this.egress);
     trace.tool_calls.push(call);
     // The model sees the backend's answer unredacted only where it has no secret in it: redaction applied.
     return JSON.stringify({ status: call.status, body: call.response, error: call.error });

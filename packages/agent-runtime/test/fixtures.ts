@@ -1,4 +1,4 @@
-import type { AgentDefinition } from '../src/index.ts';
+import type { AgentDefinition, EgressRules } from '../src/index.ts';
 import { parseBundle } from '../src/index.ts';
 
 /** A support agent whose one tool calls the customer's backend with a secret. */
@@ -36,3 +36,6 @@ scripted:
 }
 
 export const secrets = { BACKEND_TOKEN: 'sk-backend-very-secret' };
+
+/** The fake backends of these tests listen on 127.0.0.1, as a developer's own backend does in local mode. */
+export const localNetwork: EgressRules = { allowPrivateNetworks: true, platformPorts: new Set() };

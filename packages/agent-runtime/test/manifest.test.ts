@@ -57,6 +57,20 @@ describe('manifests', () => {
     expect(scripted).toEqual([{ file: 'agents/support/agent.yaml', path: 'scripted.rules[0].tool', message: 'no tool named "nope" in tools' }]);
   });
 
+  it('refuse a rule whose regular expression does not compile, or needs backtracking, naming where it is', () => {
+    const rule = (when: string) => `name: S\nmodel: scripted\nscripted:\n  rules:\n    - when: "hi"\n      reply: x\n    - when: ${JSON.stringify(when)}\n      reply: y\n  fallback: f\n`;
+    expect(issuesOf({ ...valid, 'agents/support/agent.yaml': rule('(') })).toEqual([
+      { file: 'agents/support/agent.yaml', path: 'scripted.rules[1].when', message: expect.stringContaining('missing )') },
+    ]);
+    for (const needsBacktracking of ['(\\w)\\1', 'order (?!A-)', '(?<=x)y']) {
+      expect(issuesOf({ ...valid, 'agents/support/agent.yaml': rule(needsBacktracking) })[0]).toMatchObject({
+        path: 'scripted.rules[1].when',
+        message: expect.stringContaining('lookarounds and backreferences are not supported'),
+      });
+    }
+    expect(parseBundle({ ...valid, 'agents/support/agent.yaml': rule('^(a+)+$') }).agents[0]!.manifest.scripted!.rules[1]!.when).toBe('^(a+)+$');
+  });
+
   it('hash the content, whatever the order of the files', () => {
     const reversed = Object.fromEntries(Object.entries(valid).reverse());
     expect(contentHash(reversed)).toBe(contentHash(valid));

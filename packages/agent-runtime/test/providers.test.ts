@@ -1,7 +1,7 @@
 import { type FakeProvider, type RecordedRequest, startFakeProvider } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentRunner } from '../src/index.ts';
-import { secrets, supportAgent } from './fixtures.ts';
+import { AgentRunner, parseBundle } from '../src/index.ts';
+import { localNetwork, secrets, supportAgent } from './fixtures.ts';
 
 let backend: FakeProvider;
 let model: FakeProvider | undefined;
@@ -47,7 +47,7 @@ function anthropicReply(req: RecordedRequest) {
 describe('the OpenAI-compatible provider', () => {
   it('runs a tool-calling round against the real client and traces the call, with the secret redacted', async () => {
     model = await startFakeProvider(openAiReply);
-    const runner = new AgentRunner(supportAgent('openai:gpt-4.1-mini', backend.url), { openai: { baseURL: `${model.url}/v1`, apiKey: 'sk-test' } });
+    const runner = new AgentRunner(supportAgent('openai:gpt-4.1-mini', backend.url), { openai: { baseURL: `${model.url}/v1`, apiKey: 'sk-test' } }, localNetwork);
     expect(runner.family).toBe('openai');
     const { reply, trace } = await runner.reply([{ role: 'visitor', text: 'hi' }, { role: 'agent', text: 'Hello!' }], 'Where is my order A-17?', secrets);
     expect(reply).toBe('Your order is shipped.');
@@ -73,15 +73,15 @@ describe('the OpenAI-compatible provider', () => {
   });
 
   it('knows the family of models served by vLLM or Ollama', () => {
-    expect(new AgentRunner(supportAgent('openai:meta-llama/Llama-3.1-8B-Instruct', backend.url), {}).family).toBe('meta');
-    expect(new AgentRunner(supportAgent('openai:qwen2.5:7b', backend.url), {}).family).toBe('qwen');
+    expect(new AgentRunner(supportAgent('openai:meta-llama/Llama-3.1-8B-Instruct', backend.url), {}, localNetwork).family).toBe('meta');
+    expect(new AgentRunner(supportAgent('openai:qwen2.5:7b', backend.url), {}, localNetwork).family).toBe('qwen');
   });
 });
 
 describe('the Anthropic provider', () => {
   it('runs a tool_use round against the real client, sending the result back as tool_result', async () => {
     model = await startFakeProvider(anthropicReply);
-    const runner = new AgentRunner(supportAgent('anthropic:claude-sonnet-4-5', backend.url), { anthropic: { baseURL: model.url, apiKey: 'sk-ant-test' } });
+    const runner = new AgentRunner(supportAgent('anthropic:claude-sonnet-4-5', backend.url), { anthropic: { baseURL: model.url, apiKey: 'sk-ant-test' } }, localNetwork);
     expect(runner.family).toBe('anthropic');
     const { reply, trace } = await runner.reply([], 'Where is my order A-17?', secrets);
     expect(reply).toBe('Order status: shipped.');
@@ -101,7 +101,7 @@ describe('the Anthropic provider', () => {
 
 describe('the scripted provider', () => {
   it('calls tools and searches knowledge by its rules, deterministically and without tokens', async () => {
-    const runner = new AgentRunner(supportAgent('scripted', backend.url), {});
+    const runner = new AgentRunner(supportAgent('scripted', backend.url), {}, localNetwork);
     const order = await runner.reply([], 'where is order B-2?', secrets);
     expect(order.reply).toBe('Order B-2 is shipped.');
     expect(order.trace.tool_calls[0]!.request.url).toBe(`${backend.url}/orders/B-2`);
@@ -113,13 +113,66 @@ describe('the scripted provider', () => {
   });
 });
 
+describe('scripted replies after a failed tool call or an empty search', () => {
+  const agent = (onError: string) =>
+    parseBundle({
+      'svc.yaml': 'workspace: acme\n',
+      'agents/support/agent.yaml': `
+name: Support
+model: scripted
+tools:
+  - name: order_status
+    description: The status of an order
+    url: "${backend.url}/orders/{{args.order_id}}"
+scripted:
+  rules:
+    - when: "order ([\\\\w-]+)"
+      tool: order_status
+      args: { order_id: "{{match.1}}" }
+      reply: "Order {{match.1}} is {{tool.status}}; expected delivery {{tool.delivery_date}}."
+${onError}
+    - when: "warranty"
+      search: "warranty"
+      reply: "{{knowledge}}"
+  fallback: "I can check an order for you."
+`,
+      'agents/support/instructions.md': 'Help.',
+      'agents/support/knowledge/returns.md': 'Returns are accepted within 30 days.',
+    }).agents[0]!;
+  const onError = '      on_error: "I could not look up order {{match.1}} just now."';
+
+  it.each([
+    ['404', { status: 404, body: { error: 'no order Z-9999' } }],
+    ['401', { status: 401, body: { error: 'unauthorized' } }],
+    ['500', { status: 500, body: 'oops' }],
+    ['an answer without the fields the reply names', { status: 200, body: { state: 'shipped' } }],
+  ])("use the rule's on_error on %s, else the agent's fallback", async (_, failure) => {
+    backend.queue(failure, failure);
+    const withOnError = await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'where is order Z-9999?', {});
+    expect(withOnError.reply).toBe('I could not look up order Z-9999 just now.');
+    const withoutOnError = await new AgentRunner(agent(''), {}, localNetwork).reply([], 'where is order Z-9999?', {});
+    expect(withoutOnError.reply).toBe('I can check an order for you.');
+  });
+
+  it('use them when the backend is unreachable or refused, and when a search finds nothing', async () => {
+    const refused = await new AgentRunner(agent(onError), {}, { allowPrivateNetworks: false, platformPorts: new Set() }).reply([], 'order Z-9999', {});
+    expect(refused.trace.tool_calls[0]!.error).toMatch(/^refused: /);
+    expect(refused.reply).toBe('I could not look up order Z-9999 just now.');
+    const search = await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'is there a warranty?', {});
+    expect(search.trace.knowledge_lookups[0]!.hits).toEqual([]);
+    expect(search.reply).toBe('I can check an order for you.');
+    backend.queue({ status: 200, body: { status: 'shipped', delivery_date: 'tomorrow' } });
+    expect((await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'order A-1', {})).reply).toBe('Order A-1 is shipped; expected delivery tomorrow.');
+  });
+});
+
 describe('tools', () => {
   it('record a timeout in the trace instead of failing the turn', async () => {
     const slow = await startFakeProvider(() => ({ status: 200, body: {} }));
     await slow.close(); // nothing listens: the call fails fast, like a backend that is down
     const agent = supportAgent('scripted', slow.url);
-    const { reply, trace } = await new AgentRunner(agent, {}).reply([], 'order C-3', secrets);
+    const { reply, trace } = await new AgentRunner(agent, {}, localNetwork).reply([], 'order C-3', secrets);
     expect(trace.tool_calls[0]).toMatchObject({ status: null, error: expect.any(String) });
-    expect(reply).toBe('Order C-3 is .');
+    expect(reply).toBe('I can help with orders and returns.');
   });
 });

@@ -45,7 +45,14 @@ export const versionView = z
 export type VersionView = z.infer<typeof versionView>;
 
 export const deploymentResult = z
-  .object({ environment: z.string(), version: versionView, created: z.boolean().meta({ description: 'false when the same content was already a version' }) })
+  .object({
+    environment: z.string(),
+    version: versionView,
+    created: z.boolean().meta({ description: 'false when the same content was already a version' }),
+    missing_secrets: z.array(z.string()).meta({
+      description: "Secrets the agents' tools use that the environment does not have: their tool calls fail until each is set",
+    }),
+  })
   .meta({ id: 'DeploymentResult' });
 
 export const environmentList = z

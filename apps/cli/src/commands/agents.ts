@@ -13,6 +13,16 @@ interface Deployment {
   environment: string;
   version: VersionView;
   created: boolean;
+  missing_secrets: string[];
+}
+
+/** A deploy succeeds without the secrets its tools use; their calls fail until the secrets are set. */
+function warnOfMissingSecrets({ environment, missing_secrets: missing }: Deployment): void {
+  if (missing.length === 0) return;
+  process.stderr.write(
+    `warning: ${environment} has no secret ${missing.join(', ')}; the tool calls that use ${missing.length > 1 ? 'them' : 'it'} fail until set:\n` +
+      missing.map((name) => `  svc secrets set ${name} --env ${environment}\n`).join(''),
+  );
 }
 
 async function workspaceApi(command: Command) {
@@ -40,6 +50,7 @@ export function registerAgents(program: Command): void {
         throw error instanceof BinaryFileError ? new CliError(error.message, exitCodes.usage, 'binary_file') : error;
       });
       const deployed = await api.request<Deployment>('POST', `${base}/deployments`, { environment, files, git });
+      warnOfMissingSecrets(deployed);
       if (options.json) return printJson({ ...deployed, dirty });
       const what = deployed.created ? 'Created' : 'Unchanged content:';
       process.stdout.write(`${what} ${describeVersion(deployed.version)}, deployed to ${deployed.environment}.\n`);
@@ -53,6 +64,7 @@ export function registerAgents(program: Command): void {
     .action(async (opts: { from: string }, command: Command) => {
       const { api, options, base } = await workspaceApi(command);
       const published = await api.request<Deployment>('POST', `${base}/publish`, { from: opts.from });
+      warnOfMissingSecrets(published);
       if (options.json) return printJson(published);
       process.stdout.write(`Published ${describeVersion(published.version)} from ${opts.from} to live.\n`);
     });

@@ -1,4 +1,4 @@
-import { AgentRunner, parseBundle, type ProviderSettings } from '@svc/agent-runtime';
+import { AgentRunner, AgentRunnerCache, type EgressRules, parseBundle, type ProviderSettings } from '@svc/agent-runtime';
 import { DomainError } from '@svc/domain';
 import type { Chat } from '../store/agents-store.ts';
 import type { Store } from '../store/store.ts';
@@ -24,20 +24,16 @@ const toChatView = (c: Chat) => ({
 });
 
 /** Chats with deployed agents: each message is a real agent turn, traced. */
-export function createChatService(store: Store, deployments: DeploymentService, providers: ProviderSettings, clock: Clock) {
-  // One runner per deployed version and agent: versions are immutable, so the cache never goes stale.
-  const runners = new Map<string, AgentRunner>();
+export function createChatService(store: Store, deployments: DeploymentService, providers: ProviderSettings, egress: EgressRules, clock: Clock) {
+  const runners = new AgentRunnerCache();
 
-  async function runnerFor(chat: Chat): Promise<AgentRunner> {
-    const key = `${chat.versionId}:${chat.agent}`;
-    const cached = runners.get(key);
-    if (cached) return cached;
-    const version = await store.versions.get(chat.workspaceId, chat.versionId);
-    const agent = version && parseBundle(version.files).agents.find((a) => a.slug === chat.agent);
-    if (!agent) throw new DomainError('agent_not_found', `agent "${chat.agent}" is not in this version`);
-    const runner = new AgentRunner(agent, providers);
-    runners.set(key, runner);
-    return runner;
+  function runnerFor(chat: Chat): Promise<AgentRunner> {
+    return runners.get(`${chat.versionId}:${chat.agent}`, async () => {
+      const version = await store.versions.get(chat.workspaceId, chat.versionId);
+      const agent = version && parseBundle(version.files).agents.find((a) => a.slug === chat.agent);
+      if (!agent) throw new DomainError('agent_not_found', `agent "${chat.agent}" is not in this version`);
+      return new AgentRunner(agent, providers, egress);
+    });
   }
 
   return {

@@ -1,4 +1,4 @@
-import { contentHash, isBundleFile, ManifestError, parseBundle } from '@svc/agent-runtime';
+import { type Bundle, contentHash, isBundleFile, ManifestError, parseBundle, secretsOfAgent } from '@svc/agent-runtime';
 import { DomainError, type PushInput, type VersionView } from '@svc/domain';
 import type { AgentVersion } from '../store/agents-store.ts';
 import type { Membership, Store } from '../store/store.ts';
@@ -28,6 +28,12 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
       created_at: version.createdAt,
       agents: agentsOf(version.files),
     };
+  }
+
+  /** The secrets the bundle's agents use that `environment` lacks: a deploy warns of them. */
+  async function missingSecrets(workspaceId: string, environment: string, bundle: Bundle): Promise<string[]> {
+    const present = new Set((await store.secrets.list(workspaceId, environment)).map((s) => s.name));
+    return [...new Set(bundle.agents.flatMap((a) => secretsOfAgent(a.manifest)))].filter((name) => !present.has(name)).sort();
   }
 
   return {
@@ -62,7 +68,8 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
         createdAt: at,
       });
       await store.environments.deploy(workspace.id, input.environment, version.id, at);
-      return { environment: input.environment, version: await view(version), created };
+      const missing_secrets = await missingSecrets(workspace.id, input.environment, bundle);
+      return { environment: input.environment, version: await view(version), created, missing_secrets };
     },
 
     /** Promotes the version of an environment to live. */
@@ -70,7 +77,8 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
       const source = await store.environments.get(workspace.id, from);
       if (!source?.version) throw new DomainError('environment_not_found', `no environment "${from}" with a deployed version`);
       await store.environments.deploy(workspace.id, liveEnvironment, source.version.id, clock().toISOString());
-      return { environment: liveEnvironment, version: await view(source.version), created: false };
+      const missing_secrets = await missingSecrets(workspace.id, liveEnvironment, parseBundle(source.version.files));
+      return { environment: liveEnvironment, version: await view(source.version), created: false, missing_secrets };
     },
 
     async environments(workspaceId: string) {

@@ -1,3 +1,4 @@
+import type { EgressRules } from '@svc/agent-runtime';
 import type { Logger } from '@svc/server-kit';
 import { type CoreConfig, defaultConfig } from '../config.ts';
 import { createMessenger } from '../messaging/messenger.ts';
@@ -46,6 +47,10 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
   const rateLimits = createRateLimits();
   const loginLinks = createLoginLinkService({ store, identity, sessions, mailer, rateLimits, config, clock });
   const deployments = createDeploymentService(store, keyring, clock);
+  const toolEgress: EgressRules & { platformPorts: Set<number> } = {
+    allowPrivateNetworks: config.toolEgress.allowPrivateNetworks,
+    platformPorts: new Set(config.toolEgress.gatewayPort === undefined ? [] : [config.toolEgress.gatewayPort]),
+  };
   return {
     store,
     clock,
@@ -55,7 +60,9 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     mailer,
     loginLinks,
     deployments,
-    chats: createChatService(store, deployments, config.models, clock),
+    /** Core adds its own port once it listens. */
+    toolEgress,
+    chats: createChatService(store, deployments, config.models, toolEgress, clock),
     deviceAuth: createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }),
     workspaces: createWorkspaceService(store, clock),
     senders,

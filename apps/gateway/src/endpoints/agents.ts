@@ -34,7 +34,8 @@ export const agentEndpoints = [
     method: 'post',
     path: '/api/developer/v1/:workspace/deployments',
     operationId: 'pushDeployment',
-    summary: 'Deploy manifest files to an environment (svc push); the same content deploys the version it already is',
+    summary:
+      'Deploy manifest files to an environment (svc push); the same content deploys the version it already is. `missing_secrets` names the secrets its tools use that the environment lacks',
     tags: ['agents'],
     auth: true,
     params: workspacePath,
@@ -61,7 +62,7 @@ export const agentEndpoints = [
     method: 'post',
     path: '/api/developer/v1/:workspace/publish',
     operationId: 'publish',
-    summary: "Promote an environment's version to live (owner or developer)",
+    summary: "Promote an environment's version to live (owner or developer); `missing_secrets` names the secrets its tools use that live lacks",
     tags: ['agents'],
     auth: true,
     params: workspacePath,

@@ -31,7 +31,8 @@ scripted:
 
 beforeEach(async () => {
   backend = await startFakeProvider((req) => ({ status: 200, body: { status: 'shipped', key_seen: req.headers['x-api-key'] } }));
-  platform = await startPlatform();
+  // The fake backend listens on 127.0.0.1, as a developer's own backend does in local mode.
+  platform = await startPlatform({ toolEgress: { allowPrivateNetworks: true } });
   token = await createUserWithToken(platform, 'ada@example.com');
   await api('/cli/workspaces', { json: { slug: 'acme' } });
 });
