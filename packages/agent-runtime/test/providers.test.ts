@@ -168,11 +168,14 @@ ${onError}
 
 describe('tools', () => {
   it('record a timeout in the trace instead of failing the turn', async () => {
-    const slow = await startFakeProvider(() => ({ status: 200, body: {} }));
-    await slow.close(); // nothing listens: the call fails fast, like a backend that is down
+    const slow = await startFakeProvider(() => ({ status: 200, body: { status: 'shipped' }, delayMs: 5_000 }));
     const agent = supportAgent('scripted', slow.url);
+    const orderStatus = agent.manifest.tools[0]!;
+    orderStatus.timeout_ms = 200; // the backend answers, but only after 5 s
     const { reply, trace } = await new AgentRunner(agent, {}, localNetwork).reply([], 'order C-3', secrets);
-    expect(trace.tool_calls[0]).toMatchObject({ status: null, error: expect.any(String) });
+    expect(slow.requests).toHaveLength(1);
+    expect(trace.tool_calls[0]).toMatchObject({ status: null, error: 'timed out after 200 ms' });
     expect(reply).toBe('I can help with orders and returns.');
+    await slow.close();
   });
 });
