@@ -9,7 +9,11 @@ if (existsSync(path)) process.exit(0);
 
 const asRoot = process.getuid?.() === 0;
 const sudo = asRoot ? [] : ['sudo', '-n'];
-const run = (args) => execFileSync(args[0], args.slice(1), { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+const run = (args) =>
+  execFileSync(args[0], args.slice(1), {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 
 console.error(`Chromium is not at ${path}; installing Debian's chromium package for the browser tests...`);
 try {

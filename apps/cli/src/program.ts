@@ -11,7 +11,11 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 /** Usage errors are written as commander words them, or as the JSON error envelope under `--json`. */
 function usageError(text: string, write: (text: string) => void, json: boolean): void {
   if (!json) return write(text.startsWith('error:') ? `svc: ${text}` : text);
-  const message = text.replace(/^error: /, '').split('\n')[0]?.trim() ?? text;
+  const message =
+    text
+      .replace(/^error: /, '')
+      .split('\n')[0]
+      ?.trim() ?? text;
   process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message } }, null, 2)}\n`);
 }
 
@@ -19,9 +23,7 @@ export function buildProgram({ json = false }: { json?: boolean } = {}): Command
   const program = new Command('svc')
     .description('The svc developer CLI: workspaces, phone verification, agents and deployments')
     .version(version, '-V, --version')
-    .addOption(
-      new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'),
-    )
+    .addOption(new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'))
     .option('--json', 'print machine-readable JSON')
     .option('-w, --workspace <slug>', 'the workspace (default: SVC_WORKSPACE, else the nearest svc.yaml)')
     .showHelpAfterError(!json)

@@ -28,7 +28,9 @@ function repository(branch: string, commit = true) {
   const repo = tempDir('svc-repo-');
   cpSync(demo, repo, { recursive: true });
   const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.email=ada@example.com', '-c', 'user.name=Ada', ...args], { cwd: repo, stdio: 'pipe' }).toString().trim();
+    execFileSync('git', ['-c', 'user.email=ada@example.com', '-c', 'user.name=Ada', ...args], { cwd: repo, stdio: 'pipe' })
+      .toString()
+      .trim();
   git('init', '-q', '-b', branch);
   if (commit) {
     git('add', '.');
@@ -48,7 +50,11 @@ it("deploys an unborn branch (no commit yet) to the branch's environment, record
   const { repo } = repository('feat/first', false);
   const pushed = await runSvc(['push', '--json'], env, undefined, repo);
   expect(pushed.code).toBe(0);
-  expect(JSON.parse(pushed.stdout)).toMatchObject({ environment: 'feat-first', dirty: true, version: { git_commit: null, git_branch: 'feat/first' } });
+  expect(JSON.parse(pushed.stdout)).toMatchObject({
+    environment: 'feat-first',
+    dirty: true,
+    version: { git_commit: null, git_branch: 'feat/first' },
+  });
 });
 
 it('records the commit only for a clean tree, and says `dirty` otherwise', async () => {
@@ -82,7 +88,10 @@ it('pushes tracked files and new untracked ones, but not ignored ones', async ()
 
 it('refuses binary files with a message naming them', async () => {
   const { repo } = repository('feat/binary');
-  writeFileSync(join(repo, 'agents/support/knowledge/logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+  writeFileSync(
+    join(repo, 'agents/support/knowledge/logo.png'),
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  );
   const pushed = await runSvc(['push'], env, undefined, repo);
   expect(pushed.code).toBe(2);
   expect(pushed.stderr).toContain('agents/support/knowledge/logo.png');

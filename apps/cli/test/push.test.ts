@@ -33,11 +33,15 @@ afterAll(async () => {
 });
 
 describe('svc push, envs, publish', () => {
-  it("deploys the branch to its environment from any folder of the repo, found by svc.yaml", async () => {
+  it('deploys the branch to its environment from any folder of the repo, found by svc.yaml', async () => {
     const sub = join(repo, 'agents', 'support');
     const pushed = await runSvc(['push'], env, undefined, sub);
     expect(pushed.code).toBe(0);
-    expect(pushed.stdout).toMatch(new RegExp(`^Created v1 \\(sha256:[0-9a-f]{12}, commit ${git('rev-parse', '--short=7', 'HEAD')}, by ada@example.com\\), deployed to feat-refund-flow\\.\\n$`));
+    expect(pushed.stdout).toMatch(
+      new RegExp(
+        `^Created v1 \\(sha256:[0-9a-f]{12}, commit ${git('rev-parse', '--short=7', 'HEAD')}, by ada@example.com\\), deployed to feat-refund-flow\\.\\n$`,
+      ),
+    );
     // The demo's tool needs the environment's BACKEND_URL and BACKEND_TOKEN: the push says how to set them.
     expect(pushed.stderr).toBe(
       'warning: feat-refund-flow has no secret BACKEND_TOKEN, BACKEND_URL; the tool calls that use them fail until set:\n' +
@@ -55,7 +59,11 @@ describe('svc push, envs, publish', () => {
     const published = await runSvc(['publish'], env, undefined, repo);
     expect(published.stdout).toContain('Published v2');
     const envs = await runSvc(['envs'], env, undefined, repo);
-    const rows = envs.stdout.trim().split('\n').slice(1).map((line) => line.split(/\s+/).slice(0, 2));
+    const rows = envs.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s+/).slice(0, 2));
     expect(rows).toEqual([
       ['feat-refund-flow', 'v1'],
       ['live', 'v2'],

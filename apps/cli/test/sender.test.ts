@@ -31,12 +31,28 @@ describe('svc sender', () => {
     expect(set.stdout).not.toContain('EAAG-from-stdin');
 
     const show = await runSvc(['sender', 'show', '--json'], env);
-    expect(JSON.parse(show.stdout)).toMatchObject({ kind: 'whatsapp_cloud', secrets_set: ['access_token'], config: { template: 'otp_code', language: 'en_US' } });
+    expect(JSON.parse(show.stdout)).toMatchObject({
+      kind: 'whatsapp_cloud',
+      secrets_set: ['access_token'],
+      config: { template: 'otp_code', language: 'en_US' },
+    });
   });
 
   it('keeps the webhook verify token hidden, as the other secrets, whether set or shown', async () => {
     const set = await runSvc(
-      ['sender', 'set', 'whatsapp_cloud', '--phone-number-id', '1234567890', '--access-token', 'EAAG-token', '--template', 'otp_code', '--webhook-verify-token', '-'],
+      [
+        'sender',
+        'set',
+        'whatsapp_cloud',
+        '--phone-number-id',
+        '1234567890',
+        '--access-token',
+        'EAAG-token',
+        '--template',
+        'otp_code',
+        '--webhook-verify-token',
+        '-',
+      ],
       env,
       'verify-me-0xBEEF\n',
     );
@@ -52,7 +68,21 @@ describe('svc sender', () => {
   it('sets a Twilio sender for the workspace given by --workspace', async () => {
     await runSvc(['workspaces', 'create', 'beta'], env);
     const set = await runSvc(
-      ['sender', '--workspace', 'beta', 'set', 'twilio_whatsapp', '--account-sid', `AC${'1'.repeat(32)}`, '--auth-token', 'tw-secret', '--from', 'whatsapp:+14155238886', '--content-sid', `HX${'2'.repeat(32)}`],
+      [
+        'sender',
+        '--workspace',
+        'beta',
+        'set',
+        'twilio_whatsapp',
+        '--account-sid',
+        `AC${'1'.repeat(32)}`,
+        '--auth-token',
+        'tw-secret',
+        '--from',
+        'whatsapp:+14155238886',
+        '--content-sid',
+        `HX${'2'.repeat(32)}`,
+      ],
       env,
     );
     expect(set.code).toBe(0);
@@ -61,7 +91,22 @@ describe('svc sender', () => {
   });
 
   it('explains a rejected config in one line, and a missing workspace as a usage error', async () => {
-    const bad = await runSvc(['sender', 'set', 'twilio_whatsapp', '--account-sid', 'nope', '--auth-token', 'x', '--from', 'whatsapp:+14155238886', '--content-sid', `HX${'2'.repeat(32)}`], env);
+    const bad = await runSvc(
+      [
+        'sender',
+        'set',
+        'twilio_whatsapp',
+        '--account-sid',
+        'nope',
+        '--auth-token',
+        'x',
+        '--from',
+        'whatsapp:+14155238886',
+        '--content-sid',
+        `HX${'2'.repeat(32)}`,
+      ],
+      env,
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^svc: account_sid: expected an Account SID \(AC\.\.\.\) \(invalid_request\)\n$/);
     const { SVC_WORKSPACE: _, ...noWorkspace } = env;

@@ -14,7 +14,10 @@ export interface RunningSvc {
 
 /** Starts the real `svc` binary and lets the test watch it while it runs (no TTY: as in CI). */
 export function spawnSvc(args: string[], env: Record<string, string | undefined>): RunningSvc {
-  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -31,7 +31,15 @@ export interface RunningCore {
  * (which resumes whatever was queued before a restart), and serves core on `host` (loopback unless told) to the
  * callers that present the internal token derived from `secretKey`.
  */
-export async function startCore({ dataDir, port, host = '127.0.0.1', secretKey, config = defaultConfig, clock, log }: CoreOptions): Promise<RunningCore> {
+export async function startCore({
+  dataDir,
+  port,
+  host = '127.0.0.1',
+  secretKey,
+  config = defaultConfig,
+  clock,
+  log,
+}: CoreOptions): Promise<RunningCore> {
   const store = createSqliteStore(join(dataDir, 'svc.db'));
   const services = createServices({ store, secretKey, config, clock, log });
   const sealed = await services.senders.sealClearSecrets();

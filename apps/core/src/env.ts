@@ -21,9 +21,7 @@ const schema = z.object({
   SVC_OTP_WORKSPACE_HOURLY_LIMIT: z.coerce.number().int().min(1).default(defaultConfig.otp.workspaceHourlyLimit),
   WHATSAPP_GRAPH_URL: httpUrl.default(defaultConfig.providers.whatsappGraphUrl),
   TWILIO_API_URL: httpUrl.default(defaultConfig.providers.twilioApiUrl),
-  SMTP_URL: z
-    .url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' })
-    .optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' }).optional(),
   MAIL_FROM: z.string().min(3).default(defaultConfig.mail.from),
   OPENAI_BASE_URL: httpUrl.optional(),
   OPENAI_API_KEY: z.string().optional(),

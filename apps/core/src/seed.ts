@@ -52,7 +52,10 @@ async function pointDemoAgentAtBackend(services: Services, userId: string, backe
 /** Writes a new developer token (0600) to `<data dir>/dev-token` unless the one there still works. */
 async function ensureDevToken(services: Services, dataDir: string, userId: string): Promise<void> {
   const file = join(dataDir, devTokenFile);
-  const stored = await readFile(file, 'utf8').then((text) => text.trim(), () => '');
+  const stored = await readFile(file, 'utf8').then(
+    (text) => text.trim(),
+    () => '',
+  );
   const principal = stored ? await services.identity.authenticate(`Bearer ${stored}`) : undefined;
   if (principal?.user.id === userId) return;
   const { token } = await services.identity.issueToken(userId, 'local dev token');

@@ -27,7 +27,8 @@ const refusal = '{"error":{"code":"unauthorized","message":"core answers only th
 export function createCoreServer(services: Services, secretKey: Buffer, log: Logger): CoreServer {
   const isInternal = internalTokenCheck(secretKey);
   const onError = (error: TRPCError, path: string) => {
-    if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error, path }, 'procedure failed');
+    if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError))
+      log.error({ err: error.cause ?? error, path }, 'procedure failed');
   };
   const trpc = createTrpcHttpHandler({
     router: appRouter,
@@ -56,7 +57,10 @@ export function createCoreServer(services: Services, secretKey: Buffer, log: Log
   server.on('upgrade', (req, socket, head) => {
     if (req.url !== trpcPath) socket.destroy();
     else if (isInternal(req.headers[internalTokenHeader])) channel.upgrade(req, socket, head);
-    else socket.end(`HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(refusal)}\r\n\r\n${refusal}`);
+    else
+      socket.end(
+        `HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(refusal)}\r\n\r\n${refusal}`,
+      );
   });
   return { server, closeChannels: () => channel.close() };
 }

@@ -37,7 +37,15 @@ export function createCaller<TRouter extends AnyRouter>({ router, onError }: Cal
     try {
       input = await readInput();
       ctx = await createContext();
-      const data: unknown = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
+      const data: unknown = await callProcedure({
+        router,
+        path,
+        getRawInput: async () => input,
+        ctx,
+        type,
+        signal: undefined,
+        batchIndex: 0,
+      });
       // Serialised here, so that a result JSON cannot carry is answered as the fault it is, not lost.
       return { status: 200, body: JSON.stringify({ result: { data } } satisfies CallAnswer) };
     } catch (cause) {

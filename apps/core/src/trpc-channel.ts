@@ -72,7 +72,12 @@ export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, on
       }
       for (const { id, type, path, input, authorization, session } of calls) {
         running++;
-        void answerCall(type, path, () => input, () => createContext(authorization, session)).then(({ body }) => {
+        void answerCall(
+          type,
+          path,
+          () => input,
+          () => createContext(authorization, session),
+        ).then(({ body }) => {
           running--;
           answer(id, body);
         });

@@ -7,7 +7,9 @@ it('answers the status and the whole body, and rejects when nobody listens', asy
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ echoed: body, path: req.url, method: req.method })));
+    req.on('end', () =>
+      res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ echoed: body, path: req.url, method: req.method })),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

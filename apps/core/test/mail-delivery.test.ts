@@ -50,5 +50,9 @@ it('retries a sign-in mail while its link works, past where delivery once gave u
   const mail = db.prepare('select status, attempts, last_error as lastError from mail_outbox').get();
   db.close();
   // Given up without an eleventh attempt: the link it carries no longer works.
-  expect(mail).toEqual({ status: 'failed', attempts: 10, lastError: expect.stringMatching(/^expired before it could be delivered \(last error: SMTP/) });
+  expect(mail).toEqual({
+    status: 'failed',
+    attempts: 10,
+    lastError: expect.stringMatching(/^expired before it could be delivered \(last error: SMTP/),
+  });
 });

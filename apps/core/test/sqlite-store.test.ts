@@ -78,11 +78,15 @@ it('finds outbox messages through indexes: due ones, a verification’s, and one
   const db = new Database(file, { readonly: true });
   const plan = (query: string) =>
     (db.prepare(`explain query plan ${query}`).all('a', 'b') as { detail: string }[]).map((row) => row.detail).join('; ');
-  expect(plan(`select * from message_outbox where status = 'pending' and next_attempt_at <= ? limit ?`)).toContain('USING INDEX message_outbox_due_idx');
+  expect(plan(`select * from message_outbox where status = 'pending' and next_attempt_at <= ? limit ?`)).toContain(
+    'USING INDEX message_outbox_due_idx',
+  );
   expect(plan(`select * from message_outbox where verification_id = ? and status = 'pending' and ? is not null`)).toContain(
     'USING INDEX message_outbox_verification_idx',
   );
-  expect(plan(`select * from message_outbox where provider_message_id = ? and ? is not null`)).toContain('USING INDEX message_outbox_provider_idx');
+  expect(plan(`select * from message_outbox where provider_message_id = ? and ? is not null`)).toContain(
+    'USING INDEX message_outbox_provider_idx',
+  );
   db.close();
 });
 
@@ -117,7 +121,16 @@ it('keeps one version of each content when it adds the unique indexes: what used
     ['preview', 'ver_1'],
   ]);
   expect((await store.chats.get('ws_1', 'chat_1'))?.versionId).toBe('ver_1');
-  const pushed = await store.versions.create({ id: 'ver_4', workspaceId: 'ws_1', contentHash: 'sha256:c', files: {}, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at });
+  const pushed = await store.versions.create({
+    id: 'ver_4',
+    workspaceId: 'ws_1',
+    contentHash: 'sha256:c',
+    files: {},
+    gitCommit: null,
+    gitBranch: null,
+    authorId: 'usr_1',
+    createdAt: at,
+  });
   expect(pushed.version.number).toBe(4);
   store.close();
 });

@@ -45,7 +45,12 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 100);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(1);
       expect((await store.outbox.due(at(2), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_1', at(10)]]);
-      const resent = await store.verifications.resend('pv_1', { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' }, message('m_2', 'pv_1', 3), 100);
+      const resent = await store.verifications.resend(
+        'pv_1',
+        { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' },
+        message('m_2', 'pv_1', 3),
+        100,
+      );
       expect(resent).toMatchObject({ codeHmac: 'bb', sendCount: 2, expiresAt: at(20) });
       expect((await store.outbox.due(at(4), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_2', at(20)]]);
       expect(await store.outbox.recentSendTimes('ws_1', '+56912345678', at(0), 5)).toEqual([at(3), at(1)]);
@@ -55,8 +60,17 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     it('keeps nothing of a create or resend whose message would pass the hourly cap', async () => {
       await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 2);
       await store.verifications.create(verification('pv_2', '+56987654321'), message('m_2', 'pv_2', 2), 2);
-      await expect(store.verifications.create(verification('pv_3', '+56911112222'), message('m_3', 'pv_3', 3), 2)).rejects.toBeInstanceOf(HourlyLimitReached);
-      await expect(store.verifications.resend('pv_1', { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(4), deliveryStatus: 'queued' }, message('m_4', 'pv_1', 4), 2)).rejects.toMatchObject({ hour: '2026-01-01T00:00:00.000Z' });
+      await expect(store.verifications.create(verification('pv_3', '+56911112222'), message('m_3', 'pv_3', 3), 2)).rejects.toBeInstanceOf(
+        HourlyLimitReached,
+      );
+      await expect(
+        store.verifications.resend(
+          'pv_1',
+          { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(4), deliveryStatus: 'queued' },
+          message('m_4', 'pv_1', 4),
+          2,
+        ),
+      ).rejects.toMatchObject({ hour: '2026-01-01T00:00:00.000Z' });
       expect(await store.verifications.get('ws_1', 'pv_3')).toBeUndefined();
       expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ codeHmac: 'aa', sendCount: 1 });
       expect((await store.outbox.due(at(5), 10)).map((m) => m.id)).toEqual(['m_1', 'm_2']);
@@ -89,9 +103,22 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
 
     it('decides a device authorization once and spends it once; uses a login link once', async () => {
       const auth = {
-        id: 'dev_1', deviceCodeHash: 'h1', userCode: 'BCDFGHJK', status: 'pending' as const, intervalSeconds: 5, lastPolledAt: null,
-        expiresAt: at(15), clientName: 'svc CLI', clientHostname: null, clientIp: null, clientUserAgent: null, email: null,
-        userId: null, tokenId: null, decidedAt: null, createdAt: at(0),
+        id: 'dev_1',
+        deviceCodeHash: 'h1',
+        userCode: 'BCDFGHJK',
+        status: 'pending' as const,
+        intervalSeconds: 5,
+        lastPolledAt: null,
+        expiresAt: at(15),
+        clientName: 'svc CLI',
+        clientHostname: null,
+        clientIp: null,
+        clientUserAgent: null,
+        email: null,
+        userId: null,
+        tokenId: null,
+        decidedAt: null,
+        createdAt: at(0),
       };
       await store.deviceAuthorizations.create(auth);
       expect(await store.deviceAuthorizations.spend('dev_1', 'tok_1')).toBe(false);
@@ -109,8 +136,26 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     });
 
     it('numbers versions per workspace, deploys environments, and keeps replays out of the inbox', async () => {
-      const { version: v1 } = await store.versions.create({ id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:1', files: { 'svc.yaml': 'workspace: acme' }, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at(1) });
-      const { version: v2 } = await store.versions.create({ id: 'ver_2', workspaceId: 'ws_1', contentHash: 'sha256:2', files: {}, gitCommit: 'c', gitBranch: 'b', authorId: 'usr_1', createdAt: at(2) });
+      const { version: v1 } = await store.versions.create({
+        id: 'ver_1',
+        workspaceId: 'ws_1',
+        contentHash: 'sha256:1',
+        files: { 'svc.yaml': 'workspace: acme' },
+        gitCommit: null,
+        gitBranch: null,
+        authorId: 'usr_1',
+        createdAt: at(1),
+      });
+      const { version: v2 } = await store.versions.create({
+        id: 'ver_2',
+        workspaceId: 'ws_1',
+        contentHash: 'sha256:2',
+        files: {},
+        gitCommit: 'c',
+        gitBranch: 'b',
+        authorId: 'usr_1',
+        createdAt: at(2),
+      });
       expect([v1.number, v2.number]).toEqual([1, 2]);
       expect((await store.versions.findByHash('ws_1', 'sha256:1'))?.files).toEqual({ 'svc.yaml': 'workspace: acme' });
       await store.environments.deploy('ws_1', 'preview', 'ver_1', at(3));
@@ -143,7 +188,14 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
 
     it('makes one version of one content however many creates run at once, and numbers the others apart', async () => {
       const version = (id: string, contentHash: string) => ({
-        id, workspaceId: 'ws_1', contentHash, files: {}, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at(1),
+        id,
+        workspaceId: 'ws_1',
+        contentHash,
+        files: {},
+        gitCommit: null,
+        gitBranch: null,
+        authorId: 'usr_1',
+        createdAt: at(1),
       });
       const same = await Promise.all(['ver_a', 'ver_b', 'ver_c'].map((id) => store.versions.create(version(id, 'sha256:same'))));
       expect(same.filter((result) => result.created)).toHaveLength(1);
@@ -158,9 +210,22 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
 
     it('answers a duplicate key with the domain error conflict, and keeps what was there', async () => {
       const auth = {
-        id: 'dev_1', deviceCodeHash: 'h1', userCode: 'BCDFGHJK', status: 'pending' as const, intervalSeconds: 5, lastPolledAt: null,
-        expiresAt: at(15), clientName: 'svc CLI', clientHostname: null, clientIp: null, clientUserAgent: null, email: null,
-        userId: null, tokenId: null, decidedAt: null, createdAt: at(0),
+        id: 'dev_1',
+        deviceCodeHash: 'h1',
+        userCode: 'BCDFGHJK',
+        status: 'pending' as const,
+        intervalSeconds: 5,
+        lastPolledAt: null,
+        expiresAt: at(15),
+        clientName: 'svc CLI',
+        clientHostname: null,
+        clientIp: null,
+        clientUserAgent: null,
+        email: null,
+        userId: null,
+        tokenId: null,
+        decidedAt: null,
+        createdAt: at(0),
       };
       const [first, sameUserCode] = await Promise.allSettled([
         store.deviceAuthorizations.create(auth),
@@ -170,8 +235,26 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       expect(sameUserCode).toMatchObject({ status: 'rejected', reason: { name: 'DomainError', code: 'conflict', status: 409 } });
       expect(await store.deviceAuthorizations.findByUserCode('BCDFGHJK')).toMatchObject({ id: 'dev_1', deviceCodeHash: 'h1' });
 
-      await store.versions.create({ id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:1', files: {}, gitCommit: null, gitBranch: null, authorId: 'usr_1', createdAt: at(1) });
-      const chat = { id: 'chat_1', workspaceId: 'ws_1', agent: 'support', environment: 'live', versionId: 'ver_1', channel: 'api', replay: false, createdAt: at(2) };
+      await store.versions.create({
+        id: 'ver_1',
+        workspaceId: 'ws_1',
+        contentHash: 'sha256:1',
+        files: {},
+        gitCommit: null,
+        gitBranch: null,
+        authorId: 'usr_1',
+        createdAt: at(1),
+      });
+      const chat = {
+        id: 'chat_1',
+        workspaceId: 'ws_1',
+        agent: 'support',
+        environment: 'live',
+        versionId: 'ver_1',
+        channel: 'api',
+        replay: false,
+        createdAt: at(2),
+      };
       await store.chats.create(chat);
       await expect(store.chats.create({ ...chat, agent: 'other' })).rejects.toMatchObject({ code: 'conflict' });
       expect((await store.chats.get('ws_1', 'chat_1'))?.agent).toBe('support');

@@ -14,7 +14,8 @@ export function describeSenderStoreContract(name: string, open: () => Store): vo
 
     it('finds the senders whose clear config holds a field, and only those', async () => {
       await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at });
-      for (const slug of ['acme', 'beta', 'gamma']) await store.workspaces.createWithOwner({ id: `ws_${slug}`, slug, name: null, createdAt: at }, 'usr_1');
+      for (const slug of ['acme', 'beta', 'gamma'])
+        await store.workspaces.createWithOwner({ id: `ws_${slug}`, slug, name: null, createdAt: at }, 'usr_1');
       const sender = { kind: 'whatsapp_cloud' as const, secretsSealed: 'v1.sealed', updatedAt: at };
       await store.senders.put({ ...sender, workspaceId: 'ws_acme', config: { template: 'otp', webhook_verify_token: 'in-the-clear' } });
       await store.senders.put({ ...sender, workspaceId: 'ws_beta', config: { template: 'otp' } });

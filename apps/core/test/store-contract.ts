@@ -28,10 +28,7 @@ export function describeStoreContract(name: string, open: () => Store): void {
     it('creates a workspace with its owner, and refuses a taken slug without a partial write', async () => {
       await store.users.create(ada);
       await store.users.create(bob);
-      const created = await store.workspaces.createWithOwner(
-        { id: 'ws_1', slug: 'acme', name: 'Acme', createdAt: at(2) },
-        ada.id,
-      );
+      const created = await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: 'Acme', createdAt: at(2) }, ada.id);
       expect(created).toEqual({ id: 'ws_1', slug: 'acme', name: 'Acme', createdAt: at(2), role: 'owner' });
       const taken = await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'acme', name: null, createdAt: at(3) }, bob.id);
       expect(taken).toBeUndefined();

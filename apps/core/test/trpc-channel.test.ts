@@ -35,7 +35,8 @@ async function expectServed(): Promise<void> {
   socket.close();
 }
 
-const errorCode = (answer: ChannelAnswer | undefined) => (answer && 'error' in answer ? (answer.error as { data: { svc: { code: string } } }).data.svc.code : undefined);
+const errorCode = (answer: ChannelAnswer | undefined) =>
+  answer && 'error' in answer ? (answer.error as { data: { svc: { code: string } } }).data.svc.code : undefined;
 
 it("answers every call of a frame by its id, each with its own caller's credentials", async () => {
   const { identity } = core.services;
@@ -61,7 +62,12 @@ it("answers every call of a frame by its id, each with its own caller's credenti
 });
 
 it('closes a channel that sends anything but an array of calls, and serves the next one', async () => {
-  for (const frame of ['{nope', '{"id":1}', '[{"id":"one","type":"query","path":"health.ping"}]', '[{"id":1,"type":"delete","path":"health.ping"}]']) {
+  for (const frame of [
+    '{nope',
+    '{"id":1}',
+    '[{"id":"one","type":"query","path":"health.ping"}]',
+    '[{"id":1,"type":"delete","path":"health.ping"}]',
+  ]) {
     const socket = await connect();
     const closed = new Promise<number>((resolve) => socket.once('close', resolve));
     socket.send(frame);

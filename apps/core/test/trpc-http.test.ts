@@ -9,7 +9,9 @@ const call = (path: string, init: RequestInit = {}) =>
   fetch(`${core.url}${path}`, { ...init, headers: { [internalTokenHeader]: core.internalToken } });
 
 it("speaks tRPC's httpLink protocol: queries, mutations, and formatted errors", async () => {
-  const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${core.url}/trpc`, headers: { [internalTokenHeader]: core.internalToken } })] });
+  const client = createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${core.url}/trpc`, headers: { [internalTokenHeader]: core.internalToken } })],
+  });
   expect(await client.health.ping.query()).toEqual({ ok: true });
   const error = await client.workspaces.create.mutate({ slug: 'acme' }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TRPCClientError);

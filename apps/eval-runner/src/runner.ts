@@ -20,7 +20,8 @@ export interface Runner {
  * The eval runner's loop. It holds no state of its own: each tick asks core for work.
  * Until case executions can be leased, a tick only checks that core answers.
  */
-const refusedByCore = (error: unknown) => error instanceof TRPCClientError && (error.meta?.response as Response | undefined)?.status === 401;
+const refusedByCore = (error: unknown) =>
+  error instanceof TRPCClientError && (error.meta?.response as Response | undefined)?.status === 401;
 
 export function startRunner({ coreUrl, pollMs, secretKey, log }: RunnerOptions): Runner {
   const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };

@@ -58,7 +58,7 @@ it('waits for a core that starts later', async () => {
   await core.stop();
 });
 
-it("is refused by a core whose key is not its own, and says which setting differs", async () => {
+it('is refused by a core whose key is not its own, and says which setting differs', async () => {
   const platform = await startPlatform();
   const { lines, log: runnerLog } = capture();
   const runner = startRunner({ coreUrl: platform.core.url, pollMs: 50, secretKey: randomBytes(32), log: runnerLog });

@@ -116,7 +116,12 @@ async function main(): Promise<void> {
   const measures: Measure[] = [
     {
       name: 'baseline: express JSON POST',
-      options: { url: `http://127.0.0.1:${baselinePort}/echo`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone_number: '+56912345678' }) },
+      options: {
+        url: `http://127.0.0.1:${baselinePort}/echo`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ phone_number: '+56912345678' }),
+      },
       expected: 201,
       servers: [baselineServer],
     },
@@ -147,7 +152,11 @@ async function main(): Promise<void> {
         headers,
         requests: [
           {
-            setupRequest: (req) => ({ ...req, path: `/api/v1/demo/phone_verifications/${ids[Math.floor(turn++ / 4) % ids.length]}/verify`, body: '{"code":"0000000"}' }),
+            setupRequest: (req) => ({
+              ...req,
+              path: `/api/v1/demo/phone_verifications/${ids[Math.floor(turn++ / 4) % ids.length]}/verify`,
+              body: '{"code":"0000000"}',
+            }),
           },
         ],
       },
@@ -169,7 +178,9 @@ async function main(): Promise<void> {
     const cpu = measure.servers.map((_, s) => Math.round(median(measured.map((r) => r.cpu[s]!))));
     return [
       measure.name.padEnd(28),
-      Math.round(median(measured.map((r) => r.rps))).toLocaleString('en').padStart(8),
+      Math.round(median(measured.map((r) => r.rps)))
+        .toLocaleString('en')
+        .padStart(8),
       String(median(measured.map((r) => r.p99))).padStart(7),
       ratio.toFixed(2).padStart(6),
       String(measured.reduce((sum, r) => sum + r.errors, 0)).padStart(7),

@@ -44,7 +44,10 @@ it('fails the calls waiting on a channel that closes, at once, instead of leavin
 it('fails a call that core does not answer in time', async () => {
   const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' }); // takes calls and never answers
   await new Promise((resolve) => peer.once('listening', resolve));
-  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`, { internalToken: 'any-token', answerTimeoutMs: 100 });
+  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`, {
+    internalToken: 'any-token',
+    answerTimeoutMs: 100,
+  });
   await expect(channel.call({ type: 'query', path: 'health.ping' })).rejects.toThrow('core did not answer within 0.1 s');
   channel.close();
   await new Promise((resolve) => peer.close(resolve));
@@ -52,7 +55,12 @@ it('fails a call that core does not answer in time', async () => {
 
 it('answers 503 core_unavailable on the API when core cannot be reached', async () => {
   const closed = await freePort(); // nothing listens there
-  const gateway = await startGateway({ port: 0, coreUrl: `http://127.0.0.1:${closed}`, secretKey: randomBytes(32), log: createLogger('gateway', { LOG_LEVEL: 'silent' }) });
+  const gateway = await startGateway({
+    port: 0,
+    coreUrl: `http://127.0.0.1:${closed}`,
+    secretKey: randomBytes(32),
+    log: createLogger('gateway', { LOG_LEVEL: 'silent' }),
+  });
   const answer = await request(`${gateway.url}/cli/workspaces`, { token: 'svc_whatever' });
   expect(answer.status).toBe(503);
   expect(answer.body.error.code).toBe('core_unavailable');

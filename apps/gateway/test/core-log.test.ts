@@ -8,7 +8,10 @@ afterEach(() => platform?.stop());
 
 it("writes no code to core's log at any level: not a phone code the dev sender kept, nor a mailed user code", async () => {
   const lines: string[] = [];
-  platform = await startPlatform({ localMode: true, coreLog: pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) }) });
+  platform = await startPlatform({
+    localMode: true,
+    coreLog: pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) }),
+  });
   const token = await createUserWithToken(platform, 'ada@example.com');
   await request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme' } });
   await request(`${platform.url}/api/v1/acme/phone_verifications`, { token, json: { phone_number: '+56912345678' } });

@@ -42,17 +42,20 @@ describe('the dev pages', () => {
     }
   });
 
-  it.skipIf(!ipv4)(`refuse requests from the network (through ${ipv4 ?? 'no network interface: skipped'}), even claiming to be local`, async () => {
-    const base = `http://${ipv4}:${port}`;
-    expect((await request(`${base}/healthz`)).status).toBe(200); // the gateway is reachable there; only the dev pages refuse
-    for (const path of devPages) {
-      for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }] as Record<string, string>[]) {
-        const res = await request(`${base}${path}`, { headers });
-        expect(res.status, path).toBe(403);
-        expect(res.body.error.code).toBe('forbidden');
+  it.skipIf(!ipv4)(
+    `refuse requests from the network (through ${ipv4 ?? 'no network interface: skipped'}), even claiming to be local`,
+    async () => {
+      const base = `http://${ipv4}:${port}`;
+      expect((await request(`${base}/healthz`)).status).toBe(200); // the gateway is reachable there; only the dev pages refuse
+      for (const path of devPages) {
+        for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }] as Record<string, string>[]) {
+          const res = await request(`${base}${path}`, { headers });
+          expect(res.status, path).toBe(403);
+          expect(res.body.error.code).toBe('forbidden');
+        }
       }
-    }
-  });
+    },
+  );
 
   it.skipIf(!ipv6)(`refuse requests from the network over IPv6 (through ${ipv6 ?? 'no IPv6 network interface: skipped'})`, async () => {
     const res = await request(`http://[${ipv6}]:${port}/dev/mailbox.json`);

@@ -24,12 +24,19 @@ const undisplayable = {
 
 /** Each string people are shown, with the request that sets it. */
 const fields = [
-  { field: 'name', send: (value: string) => request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme-shown', name: value } }) },
+  {
+    field: 'name',
+    send: (value: string) => request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme-shown', name: value } }),
+  },
   { field: 'client_name', send: (value: string) => request(`${platform.url}/cli/device_authorizations`, { json: { client_name: value } }) },
   { field: 'hostname', send: (value: string) => request(`${platform.url}/cli/device_authorizations`, { json: { hostname: value } }) },
   {
     field: 'git.branch',
-    send: (value: string) => request(`${platform.url}/api/developer/v1/acme/deployments`, { token, json: { environment: 'preview', files: {}, git: { branch: value } } }),
+    send: (value: string) =>
+      request(`${platform.url}/api/developer/v1/acme/deployments`, {
+        token,
+        json: { environment: 'preview', files: {}, git: { branch: value } },
+      }),
   },
 ];
 

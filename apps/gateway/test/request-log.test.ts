@@ -94,12 +94,21 @@ it('logs no code nor token of a verify, a device page, a sign-in link or a webho
   await request(`${gateway.url}/AUTH/LINK/link-token-in-capitals`);
   await request(`${gateway.url}/auth/link/the-link-token-is-a-credential?next=/tokens`);
   await request(`${gateway.url}/webhooks/whatsapp/acme?hub.mode=subscribe&hub.verify_token=meta-verify-token&hub.challenge=1158201444`);
-  await request(`${gateway.url}/cli/device_authorizations/token?device_code=${device.body.device_code}`, { json: { device_code: device.body.device_code } });
+  await request(`${gateway.url}/cli/device_authorizations/token?device_code=${device.body.device_code}`, {
+    json: { device_code: device.body.device_code },
+  });
   await expect.poll(() => gateway.lines.length).toBe(12); // the two device pages redirect to /login
 
   const logged = JSON.stringify(gateway.lines);
   expect(logged).not.toMatch(new RegExp(`(?<!\\d)${code}(?!\\d)`)); // digits of a timestamp aside
-  for (const secret of [userCode, userCode.replace('-', ''), 'link-token-in-capitals', 'the-link-token-is-a-credential', 'meta-verify-token', device.body.device_code]) {
+  for (const secret of [
+    userCode,
+    userCode.replace('-', ''),
+    'link-token-in-capitals',
+    'the-link-token-is-a-credential',
+    'meta-verify-token',
+    device.body.device_code,
+  ]) {
     expect(logged).not.toContain(secret);
   }
   const urls = gateway.lines.map((line) => (line.req as { url: string }).url);

@@ -57,7 +57,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     mail: { ...defaultConfig.mail, ...options.mail },
     toolEgress: { ...defaultConfig.toolEgress, ...options.toolEgress, gatewayPort: port },
   };
-  const core = await startCore({ dataDir, port: 0, secretKey, config, clock: options.clock, log: options.coreLog ?? createLogger('core', quiet) });
+  const core = await startCore({
+    dataDir,
+    port: 0,
+    secretKey,
+    config,
+    clock: options.clock,
+    log: options.coreLog ?? createLogger('core', quiet),
+  });
   const gateway = await startGateway({
     port,
     coreUrl: core.url,

@@ -18,10 +18,6 @@ async function ensureFlagsLabel(context: Context, repositories: Repository[]): P
 }
 
 export function svcApp(app: Probot): void {
-  app.on('installation.created', (context) =>
-    ensureFlagsLabel(context, context.payload.repositories ?? []),
-  );
-  app.on('installation_repositories.added', (context) =>
-    ensureFlagsLabel(context, context.payload.repositories_added),
-  );
+  app.on('installation.created', (context) => ensureFlagsLabel(context, context.payload.repositories ?? []));
+  app.on('installation_repositories.added', (context) => ensureFlagsLabel(context, context.payload.repositories_added));
 }

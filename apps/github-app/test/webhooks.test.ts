@@ -16,12 +16,15 @@ let url: string;
 beforeAll(async () => {
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
-  server = await createGithubAppServer({
-    appId: '1',
-    privateKey: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
-    secret,
-    baseUrl: 'https://api.github.com',
-  }, createLogger('github-app', { LOG_LEVEL: 'silent' }));
+  server = await createGithubAppServer(
+    {
+      appId: '1',
+      privateKey: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+      secret,
+      baseUrl: 'https://api.github.com',
+    },
+    createLogger('github-app', { LOG_LEVEL: 'silent' }),
+  );
   url = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
 });
 afterEach(() => nock.cleanAll());

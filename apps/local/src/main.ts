@@ -95,5 +95,8 @@ try {
 }
 
 const tokenFile = join(env.dataDir, 'dev-token');
-const token = await readFile(tokenFile, 'utf8').then((text) => text.trim(), () => undefined);
+const token = await readFile(tokenFile, 'utf8').then(
+  (text) => text.trim(),
+  () => undefined,
+);
 process.stdout.write(banner(env, token, tokenFile));

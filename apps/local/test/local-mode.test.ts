@@ -43,7 +43,12 @@ describe('pnpm start (local mode)', () => {
   it('starts core, gateway and eval runner, seeds, prints the token and URLs, and stops on Ctrl-C', async () => {
     const dataDir = tempDir();
     const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
-    const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: dataDir });
+    const local = startLocal({
+      PORT: String(port),
+      CORE_PORT: String(corePort),
+      DEMO_BACKEND_PORT: String(demoPort),
+      SVC_DATA_DIR: dataDir,
+    });
     const banner = await local.ready;
 
     const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
@@ -79,10 +84,17 @@ describe('pnpm start (local mode)', () => {
     `listens on loopback only: a neighbour (through ${networkAddress ?? 'no network interface: skipped'}) finds nothing`,
     async () => {
       const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
-      const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: tempDir() });
+      const local = startLocal({
+        PORT: String(port),
+        CORE_PORT: String(corePort),
+        DEMO_BACKEND_PORT: String(demoPort),
+        SVC_DATA_DIR: tempDir(),
+      });
       await local.ready;
       expect((await request(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
-      const refused = await fetch(`http://${networkAddress}:${port}/healthz`).catch((error: TypeError) => error.cause as NodeJS.ErrnoException);
+      const refused = await fetch(`http://${networkAddress}:${port}/healthz`).catch(
+        (error: TypeError) => error.cause as NodeJS.ErrnoException,
+      );
       expect(refused).toMatchObject({ code: 'ECONNREFUSED' });
       local.child.kill('SIGINT');
       expect(await local.exited).toBe(0);
@@ -94,7 +106,13 @@ describe('pnpm start (local mode)', () => {
     `with HOST=0.0.0.0 answers the network (${networkAddress ?? 'no network interface: skipped'}), but the dev pages only this machine`,
     async () => {
       const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
-      const local = startLocal({ HOST: '0.0.0.0', PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: tempDir() });
+      const local = startLocal({
+        HOST: '0.0.0.0',
+        PORT: String(port),
+        CORE_PORT: String(corePort),
+        DEMO_BACKEND_PORT: String(demoPort),
+        SVC_DATA_DIR: tempDir(),
+      });
       expect(await local.ready).toContain('Listening on   0.0.0.0 (HOST)');
       const fromNetwork = `http://${networkAddress}:${port}`;
       expect((await request(`${fromNetwork}/healthz`)).status).toBe(200);
@@ -124,7 +142,12 @@ describe('pnpm start (local mode)', () => {
     const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
     const blocker = (await import('node:net')).createServer().listen(port);
     await once(blocker, 'listening');
-    const local = startLocal({ PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort), SVC_DATA_DIR: dataDir });
+    const local = startLocal({
+      PORT: String(port),
+      CORE_PORT: String(corePort),
+      DEMO_BACKEND_PORT: String(demoPort),
+      SVC_DATA_DIR: dataDir,
+    });
     expect(await local.exited).toBe(78);
     expect(local.output().stderr).toContain(`PORT: port ${port} is already in use; set PORT to a free port`);
     expect(local.output().stdout).not.toContain('svc is running');

@@ -22,9 +22,15 @@ const describePath = (path: PropertyKey[]) =>
   path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
 
 /** The files a deployment is made of: `svc.yaml` and everything under `agents/`. */
-export const isBundleFile = (path: string) => path === 'svc.yaml' || (path.startsWith('agents/') && !path.split('/').some((p) => p.startsWith('.')));
+export const isBundleFile = (path: string) =>
+  path === 'svc.yaml' || (path.startsWith('agents/') && !path.split('/').some((p) => p.startsWith('.')));
 
-function parseFile<S extends z.ZodType>(files: Record<string, string>, file: string, schema: S, issues: ManifestIssue[]): z.infer<S> | undefined {
+function parseFile<S extends z.ZodType>(
+  files: Record<string, string>,
+  file: string,
+  schema: S,
+  issues: ManifestIssue[],
+): z.infer<S> | undefined {
   const text = files[file];
   if (text === undefined) {
     issues.push({ file, path: '', message: 'missing' });
@@ -51,19 +57,30 @@ function parseFile<S extends z.ZodType>(files: Record<string, string>, file: str
 export function parseBundle(files: Record<string, string>): Bundle {
   const issues: ManifestIssue[] = [];
   const workspace = parseFile(files, 'svc.yaml', workspaceManifest, issues);
-  const slugs = [...new Set(Object.keys(files).filter((f) => /^agents\/[^/]+\/agent\.yaml$/.test(f)).map((f) => f.split('/')[1]!))].sort();
+  const slugs = [
+    ...new Set(
+      Object.keys(files)
+        .filter((f) => /^agents\/[^/]+\/agent\.yaml$/.test(f))
+        .map((f) => f.split('/')[1]!),
+    ),
+  ].sort();
   const agents: AgentDefinition[] = [];
   for (const slug of slugs) {
     const dir = `agents/${slug}`;
     if (!/^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$/.test(slug)) {
-      issues.push({ file: `${dir}/agent.yaml`, path: '', message: 'the folder name is the agent slug: lowercase letters, digits and dashes' });
+      issues.push({
+        file: `${dir}/agent.yaml`,
+        path: '',
+        message: 'the folder name is the agent slug: lowercase letters, digits and dashes',
+      });
       continue;
     }
     const manifest = parseFile(files, `${dir}/agent.yaml`, agentManifest, issues);
     if (!manifest) continue;
     const instructionsFile = `${dir}/${manifest.instructions}`;
     const instructions = files[instructionsFile];
-    if (instructions === undefined) issues.push({ file: `${dir}/agent.yaml`, path: 'instructions', message: `${instructionsFile} does not exist` });
+    if (instructions === undefined)
+      issues.push({ file: `${dir}/agent.yaml`, path: 'instructions', message: `${instructionsFile} does not exist` });
     const knowledge = Object.keys(files)
       .filter((f) => f.startsWith(`${dir}/knowledge/`))
       .sort()
@@ -71,7 +88,11 @@ export function parseBundle(files: Record<string, string>): Bundle {
     agents.push({ slug, manifest, instructions: instructions ?? '', knowledge });
   }
   if (workspace?.agent && slugs.length === 0 && !issues.length) {
-    issues.push({ file: 'svc.yaml', path: 'agent', message: 'no agents/<slug>/agent.yaml found; set agent: false for a verification-only workspace' });
+    issues.push({
+      file: 'svc.yaml',
+      path: 'agent',
+      message: 'no agents/<slug>/agent.yaml found; set agent: false for a verification-only workspace',
+    });
   }
   if (issues.length > 0 || !workspace) throw new ManifestError(issues);
   return { workspace, agents };

@@ -80,7 +80,8 @@ const defaultPort = (url: URL) => (url.protocol === 'https:' ? 443 : 80);
  * only to addresses that passed the check (a name is resolved once, by the check itself). Close it after use.
  */
 export function egressDispatcher(url: URL, rules: EgressRules): Agent {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EgressRefused(`${url.protocol} URLs are not allowed; tools call http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new EgressRefused(`${url.protocol} URLs are not allowed; tools call http or https`);
   const port = url.port ? Number(url.port) : defaultPort(url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // net looks up no literal address, so a literal is checked here.

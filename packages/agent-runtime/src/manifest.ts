@@ -30,7 +30,11 @@ export const toolSpec = z
     headers: z.record(z.string(), template).default({}),
     /** JSON Schema of the arguments the model passes. */
     parameters: z
-      .object({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()).default({}), required: z.array(z.string()).optional() })
+      .object({
+        type: z.literal('object'),
+        properties: z.record(z.string(), z.unknown()).default({}),
+        required: z.array(z.string()).optional(),
+      })
       .passthrough()
       .default({ type: 'object', properties: {} }),
     timeout_ms: z.number().int().min(100).max(60_000).default(10_000),
@@ -42,7 +46,9 @@ const secretReference = /\{\{\s*secrets\.([\w-]+)\s*\}\}/g;
 
 /** The environment secrets a tool's URL and headers use, by name. */
 export const secretsOfTool = (tool: ToolSpec): string[] =>
-  [...new Set([tool.url, ...Object.values(tool.headers)].flatMap((template) => [...template.matchAll(secretReference)].map((m) => m[1]!)))].sort();
+  [
+    ...new Set([tool.url, ...Object.values(tool.headers)].flatMap((template) => [...template.matchAll(secretReference)].map((m) => m[1]!))),
+  ].sort();
 
 /** The environment secrets an agent's tools use, by name. */
 export const secretsOfAgent = (agent: AgentManifest): string[] => [...new Set(agent.tools.flatMap(secretsOfTool))].sort();
@@ -83,7 +89,10 @@ export const agentManifest = z
     instructions: z.string().default('instructions.md'),
     temperature: z.number().min(0).max(2).optional(),
     tools: z.array(toolSpec).default([]),
-    scripted: z.object({ rules: z.array(scriptedRule).max(200).default([]), fallback: z.string().min(1) }).strict().optional(),
+    scripted: z
+      .object({ rules: z.array(scriptedRule).max(200).default([]), fallback: z.string().min(1) })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((agent, ctx) => {

@@ -11,7 +11,12 @@ export interface RunnerCacheLimits {
 
 /** What a runner holds in memory, roughly: its agent's text. */
 const charsOf = (agent: AgentDefinition) =>
-  Math.max(1, agent.instructions.length + agent.knowledge.reduce((sum, k) => sum + k.path.length + k.content.length, 0) + JSON.stringify(agent.manifest).length);
+  Math.max(
+    1,
+    agent.instructions.length +
+      agent.knowledge.reduce((sum, k) => sum + k.path.length + k.content.length, 0) +
+      JSON.stringify(agent.manifest).length,
+  );
 
 /**
  * Runners by deployed version and agent, built once and reused. Versions are immutable, so a runner never goes
@@ -22,7 +27,11 @@ export class AgentRunnerCache {
   private readonly runners: LRUCache<string, AgentRunner>;
 
   constructor({ maxRunners = 500, maxChars = 200_000_000 }: RunnerCacheLimits = {}) {
-    this.runners = new LRUCache<string, AgentRunner>({ max: maxRunners, maxSize: maxChars, sizeCalculation: (runner) => charsOf(runner.agent) });
+    this.runners = new LRUCache<string, AgentRunner>({
+      max: maxRunners,
+      maxSize: maxChars,
+      sizeCalculation: (runner) => charsOf(runner.agent),
+    });
   }
 
   get size(): number {

@@ -73,19 +73,40 @@ export class AgentRunner {
    * with secrets redacted.
    */
   async reply(history: ChatMessage[], text: string, secrets: Record<string, string>): Promise<TurnResult> {
-    const tools: ToolDefinition[] = this.agent.manifest.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    const tools: ToolDefinition[] = this.agent.manifest.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+    }));
     if (!this.knowledge.empty) tools.push(knowledgeTool);
     const steps: Step[] = [...history.map((m): Step => ({ kind: m.role, text: m.text })), { kind: 'visitor', text }];
-    const trace: TurnTrace = { model: this.agent.manifest.model, family: this.provider.family, tool_calls: [], knowledge_lookups: [], tokens: { input: 0, output: 0 }, rounds: 0 };
+    const trace: TurnTrace = {
+      model: this.agent.manifest.model,
+      family: this.provider.family,
+      tool_calls: [],
+      knowledge_lookups: [],
+      tokens: { input: 0, output: 0 },
+      rounds: 0,
+    };
     for (let round = 0; round < maxRounds; round++) {
-      const turn = await this.provider.next({ system: this.agent.instructions, steps, tools, temperature: this.agent.manifest.temperature });
+      const turn = await this.provider.next({
+        system: this.agent.instructions,
+        steps,
+        tools,
+        temperature: this.agent.manifest.temperature,
+      });
       trace.rounds += 1;
       trace.tokens.input += turn.usage.input;
       trace.tokens.output += turn.usage.output;
       if (turn.toolCalls.length === 0) return { reply: redact(turn.text, secrets), trace };
       steps.push({ kind: 'tool_calls', text: turn.text, calls: turn.toolCalls });
       for (const call of turn.toolCalls) {
-        steps.push({ kind: 'tool_result', id: call.id, name: call.name, content: await this.runTool(call.name, call.args, secrets, trace) });
+        steps.push({
+          kind: 'tool_result',
+          id: call.id,
+          name: call.name,
+          content: await this.runTool(call.name, call.args, secrets, trace),
+        });
       }
     }
     return { reply: 'Sorry, I could not finish that. Please try again.', trace };

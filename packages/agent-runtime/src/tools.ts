@@ -100,10 +100,23 @@ async function send(first: URL, outgoing: Outgoing, rules: EgressRules, signal: 
  * use as query parameters; the others send them as a JSON body. Never throws: failures, a refused address
  * among them, are part of the trace.
  */
-export async function callTool(spec: ToolSpec, args: Record<string, unknown>, secrets: Record<string, string>, rules: EgressRules): Promise<ToolCallTrace> {
+export async function callTool(
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  secrets: Record<string, string>,
+  rules: EgressRules,
+): Promise<ToolCallTrace> {
   const started = performance.now();
   // Until the URL is built, the trace shows its template: it holds no secret.
-  const trace: ToolCallTrace = { name: spec.name, arguments: args, request: { method: spec.method, url: spec.url }, status: null, response: null, error: null, duration_ms: 0 };
+  const trace: ToolCallTrace = {
+    name: spec.name,
+    arguments: args,
+    request: { method: spec.method, url: spec.url },
+    status: null,
+    response: null,
+    error: null,
+    duration_ms: 0,
+  };
   const missing = secretsOfTool(spec).filter((name) => !Object.hasOwn(secrets, name));
   if (missing.length > 0) {
     trace.error = `missing secret${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: not set in this environment (svc secrets set NAME --env ENV)`;
@@ -115,10 +128,17 @@ export async function callTool(spec: ToolSpec, args: Record<string, unknown>, se
     const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !usedInUrl.has(k)));
     const hasBody = spec.method !== 'GET' && spec.method !== 'DELETE';
     if (!hasBody) for (const [k, v] of Object.entries(rest)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-    const headers: Record<string, string> = Object.fromEntries(Object.entries(spec.headers).map(([k, v]) => [k.toLowerCase(), render(v, secrets, args, false)]));
+    const headers: Record<string, string> = Object.fromEntries(
+      Object.entries(spec.headers).map(([k, v]) => [k.toLowerCase(), render(v, secrets, args, false)]),
+    );
     if (hasBody) headers['content-type'] ??= 'application/json';
     trace.request.url = url.toString();
-    const { status, text } = await send(url, { method: spec.method, headers, body: hasBody ? JSON.stringify(rest) : undefined }, rules, AbortSignal.timeout(spec.timeout_ms));
+    const { status, text } = await send(
+      url,
+      { method: spec.method, headers, body: hasBody ? JSON.stringify(rest) : undefined },
+      rules,
+      AbortSignal.timeout(spec.timeout_ms),
+    );
     trace.status = status;
     try {
       trace.response = JSON.parse(text);
@@ -136,6 +156,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   if (error instanceof EgressRefused) return `refused: ${error.message}`;
   const { name, message, cause, code } = error as Error & { cause?: unknown; code?: string };
   if (code === 'ERR_INVALID_URL') return 'the URL is not valid once its secrets and arguments are filled in';
-  if (name === 'TimeoutError' || (name === 'AbortError' && cause instanceof Error && cause.name === 'TimeoutError')) return `timed out after ${timeoutMs} ms`;
+  if (name === 'TimeoutError' || (name === 'AbortError' && cause instanceof Error && cause.name === 'TimeoutError'))
+    return `timed out after ${timeoutMs} ms`;
   return message;
 }

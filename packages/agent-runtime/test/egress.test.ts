@@ -37,7 +37,7 @@ describe('the egress rules', () => {
     expect(egressRefusal(address, 80, publicOnly)).toContain(reason);
   });
 
-  it('allow loopback and private networks when told to, but never link-local addresses or the platform\'s own ports', () => {
+  it("allow loopback and private networks when told to, but never link-local addresses or the platform's own ports", () => {
     expect(egressRefusal('127.0.0.1', 9000, privateAllowed)).toBeUndefined();
     expect(egressRefusal('10.1.2.3', 8081, privateAllowed)).toBeUndefined();
     expect(egressRefusal('169.254.169.254', 80, privateAllowed)).toContain('link-local');
@@ -48,15 +48,26 @@ describe('the egress rules', () => {
 });
 
 const tool = (url: string, extra: Record<string, unknown> = {}) =>
-  toolSpec.parse({ name: 'order_status', description: 'Order status', url, headers: { 'X-Api-Key': '{{secrets.SHOP_KEY}}' }, timeout_ms: 2000, ...extra });
+  toolSpec.parse({
+    name: 'order_status',
+    description: 'Order status',
+    url,
+    headers: { 'X-Api-Key': '{{secrets.SHOP_KEY}}' },
+    timeout_ms: 2000,
+    ...extra,
+  });
 const secrets = { SHOP_KEY: 'shop-secret-123' };
 
 /** A backend that answers every request with a redirect to `target()`. */
 async function startRedirector(target: () => string, status = 302): Promise<{ url: string; hits: number; server: Server }> {
-  const state = { url: '', hits: 0, server: createServer((_req, res) => {
-    state.hits++;
-    res.writeHead(status, { location: target() }).end();
-  }) };
+  const state = {
+    url: '',
+    hits: 0,
+    server: createServer((_req, res) => {
+      state.hits++;
+      res.writeHead(status, { location: target() }).end();
+    }),
+  };
   await new Promise<void>((resolve) => state.server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}`;
   return state;
@@ -79,7 +90,10 @@ describe('tool calls', () => {
   it('refuse a host name that resolves to loopback unless private networks are allowed, checking the resolved address', async () => {
     const url = `http://localhost:${portOf(backend.url)}/orders/{{args.id}}`;
     const refused = await callTool(tool(url), { id: 'A-1' }, secrets, { ...publicOnly, platformPorts: new Set() });
-    expect(refused).toMatchObject({ status: null, error: expect.stringMatching(/^refused: localhost resolves to .* loopback or private address/) });
+    expect(refused).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/^refused: localhost resolves to .* loopback or private address/),
+    });
     expect(backend.received).toBe(0);
 
     const allowed = await callTool(tool(url), { id: 'A-1' }, secrets, { allowPrivateNetworks: true, platformPorts: new Set() });
@@ -105,7 +119,10 @@ describe('tool calls', () => {
     const toPlatform = await startRedirector(() => `http://localhost:${portOf(backend.url)}/trpc/health.ping`, 307);
     servers.push(toMetadata.server, toPlatform.server);
     const metadata = await callTool(tool(`${toMetadata.url}/orders/A-1`), {}, secrets, privateAllowed);
-    expect(metadata).toMatchObject({ status: null, error: 'refused: redirected to http://169.254.169.254: 169.254.169.254 is a link-local or cloud metadata address' });
+    expect(metadata).toMatchObject({
+      status: null,
+      error: 'refused: redirected to http://169.254.169.254: 169.254.169.254 is a link-local or cloud metadata address',
+    });
     const platform = await callTool(tool(`${toPlatform.url}/orders/A-1`), {}, secrets, platformOf(portOf(backend.url)));
     expect(platform.error).toMatch(/^refused: redirected to http:\/\/localhost:\d+: localhost resolves to .*this platform's own service/);
     expect(backend.received).toBe(0);
@@ -121,7 +138,10 @@ describe('tool calls', () => {
     expect(loop.error).toBe('more than 5 redirects');
     expect(sameOrigin.hits).toBe(6);
 
-    const moved = await callTool(tool(`${elsewhere.url}/orders/A-1`), {}, secrets, { allowPrivateNetworks: true, platformPorts: new Set() });
+    const moved = await callTool(tool(`${elsewhere.url}/orders/A-1`), {}, secrets, {
+      allowPrivateNetworks: true,
+      platformPorts: new Set(),
+    });
     expect(moved).toMatchObject({ status: 200, response: { status: 'shipped', key_seen: null } });
     expect(backend.requests[0]!.path).toBe('/orders/A-1');
   });
@@ -144,7 +164,10 @@ describe('tool calls', () => {
 
   it('record a backend that does not answer in time as a timeout', async () => {
     backend.queue({ status: 200, body: {}, delayMs: 2000 });
-    const call = await callTool(tool(`${backend.url}/orders/A-1`, { timeout_ms: 200 }), {}, secrets, { allowPrivateNetworks: true, platformPorts: new Set() });
+    const call = await callTool(tool(`${backend.url}/orders/A-1`, { timeout_ms: 200 }), {}, secrets, {
+      allowPrivateNetworks: true,
+      platformPorts: new Set(),
+    });
     expect(call).toMatchObject({ status: null, error: 'timed out after 200 ms' });
   });
 });

@@ -30,7 +30,8 @@ scripted:
   fallback: "I can help with orders and returns."
 `,
     'agents/support/instructions.md': 'You are the support agent of Acme. Be brief.',
-    'agents/support/knowledge/returns.md': '# Returns\n\nReturns are accepted within 30 days of delivery, with the receipt.\n\nShipping is free above 50 dollars.',
+    'agents/support/knowledge/returns.md':
+      '# Returns\n\nReturns are accepted within 30 days of delivery, with the receipt.\n\nShipping is free above 50 dollars.',
   });
   return bundle.agents[0]!;
 }

@@ -23,7 +23,11 @@ describe('manifests', () => {
     const bundle = parseBundle(valid);
     expect(bundle.workspace).toEqual({ workspace: 'acme', agent: true });
     expect(bundle.agents).toEqual([
-      expect.objectContaining({ slug: 'support', instructions: 'Be kind.', knowledge: [{ path: 'knowledge/faq.md', content: 'Q: hours? A: 9 to 5.' }] }),
+      expect.objectContaining({
+        slug: 'support',
+        instructions: 'Be kind.',
+        knowledge: [{ path: 'knowledge/faq.md', content: 'Q: hours? A: 9 to 5.' }],
+      }),
     ]);
     expect(bundle.agents[0]!.manifest.tools).toEqual([]);
   });
@@ -49,16 +53,26 @@ describe('manifests', () => {
   });
 
   it('report YAML syntax errors with the line, a missing instructions file, and a scripted rule naming no tool', () => {
-    expect(issuesOf({ ...valid, 'svc.yaml': 'workspace: [acme\n' })[0]).toMatchObject({ file: 'svc.yaml', message: expect.stringMatching(/not valid YAML \(line \d+\)/) });
+    expect(issuesOf({ ...valid, 'svc.yaml': 'workspace: [acme\n' })[0]).toMatchObject({
+      file: 'svc.yaml',
+      message: expect.stringMatching(/not valid YAML \(line \d+\)/),
+    });
     expect(issuesOf({ ...valid, 'agents/support/instructions.md': undefined as unknown as string })).toEqual([
       { file: 'agents/support/agent.yaml', path: 'instructions', message: 'agents/support/instructions.md does not exist' },
     ]);
-    const scripted = issuesOf({ ...valid, 'agents/support/agent.yaml': 'name: S\nmodel: scripted\nscripted:\n  rules:\n    - when: hi\n      tool: nope\n      reply: x\n  fallback: f\n' });
-    expect(scripted).toEqual([{ file: 'agents/support/agent.yaml', path: 'scripted.rules[0].tool', message: 'no tool named "nope" in tools' }]);
+    const scripted = issuesOf({
+      ...valid,
+      'agents/support/agent.yaml':
+        'name: S\nmodel: scripted\nscripted:\n  rules:\n    - when: hi\n      tool: nope\n      reply: x\n  fallback: f\n',
+    });
+    expect(scripted).toEqual([
+      { file: 'agents/support/agent.yaml', path: 'scripted.rules[0].tool', message: 'no tool named "nope" in tools' },
+    ]);
   });
 
   it('refuse a rule whose regular expression does not compile, or needs backtracking, naming where it is', () => {
-    const rule = (when: string) => `name: S\nmodel: scripted\nscripted:\n  rules:\n    - when: "hi"\n      reply: x\n    - when: ${JSON.stringify(when)}\n      reply: y\n  fallback: f\n`;
+    const rule = (when: string) =>
+      `name: S\nmodel: scripted\nscripted:\n  rules:\n    - when: "hi"\n      reply: x\n    - when: ${JSON.stringify(when)}\n      reply: y\n  fallback: f\n`;
     expect(issuesOf({ ...valid, 'agents/support/agent.yaml': rule('(') })).toEqual([
       { file: 'agents/support/agent.yaml', path: 'scripted.rules[1].when', message: expect.stringContaining('missing )') },
     ]);
@@ -68,7 +82,9 @@ describe('manifests', () => {
         message: expect.stringContaining('lookarounds and backreferences are not supported'),
       });
     }
-    expect(parseBundle({ ...valid, 'agents/support/agent.yaml': rule('^(a+)+$') }).agents[0]!.manifest.scripted!.rules[1]!.when).toBe('^(a+)+$');
+    expect(parseBundle({ ...valid, 'agents/support/agent.yaml': rule('^(a+)+$') }).agents[0]!.manifest.scripted!.rules[1]!.when).toBe(
+      '^(a+)+$',
+    );
   });
 
   it('hash the content, whatever the order of the files', () => {

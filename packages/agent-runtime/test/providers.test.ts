@@ -24,32 +24,68 @@ function openAiReply(req: RecordedRequest) {
   const toolMessage = body.messages.find((m: { role: string }) => m.role === 'tool');
   const message = toolMessage
     ? { role: 'assistant', content: `Your order is ${JSON.parse(toolMessage.content).body.status}.` }
-    : { role: 'assistant', content: null, tool_calls: [{ id: 'call_a1', type: 'function', function: { name: 'order_status', arguments: '{"order_id":"A-17"}' } }] };
+    : {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_a1', type: 'function', function: { name: 'order_status', arguments: '{"order_id":"A-17"}' } }],
+      };
   return {
     status: 200,
-    body: { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message, finish_reason: toolMessage ? 'stop' : 'tool_calls' }], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } },
+    body: {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, message, finish_reason: toolMessage ? 'stop' : 'tool_calls' }],
+      usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+    },
   };
 }
 
 /** Anthropic's Messages API: a tool_use block first, then text after the tool_result. */
 function anthropicReply(req: RecordedRequest) {
   const body = JSON.parse(req.body);
-  const result = body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : [])).find((b: { type: string }) => b.type === 'tool_result');
+  const result = body.messages
+    .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+    .find((b: { type: string }) => b.type === 'tool_result');
   const content = result
     ? [{ type: 'text', text: `Order status: ${JSON.parse(result.content).body.status}.` }]
-    : [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_1', name: 'order_status', input: { order_id: 'A-17' } }];
+    : [
+        { type: 'text', text: 'Let me check.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'order_status', input: { order_id: 'A-17' } },
+      ];
   return {
     status: 200,
-    body: { id: 'msg_1', type: 'message', role: 'assistant', model: body.model, content, stop_reason: result ? 'end_turn' : 'tool_use', stop_sequence: null, usage: { input_tokens: 50, output_tokens: 10 } },
+    body: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content,
+      stop_reason: result ? 'end_turn' : 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 50, output_tokens: 10 },
+    },
   };
 }
 
 describe('the OpenAI-compatible provider', () => {
   it('runs a tool-calling round against the real client and traces the call, with the secret redacted', async () => {
     model = await startFakeProvider(openAiReply);
-    const runner = new AgentRunner(supportAgent('openai:gpt-4.1-mini', backend.url), { openai: { baseURL: `${model.url}/v1`, apiKey: 'sk-test' } }, localNetwork);
+    const runner = new AgentRunner(
+      supportAgent('openai:gpt-4.1-mini', backend.url),
+      { openai: { baseURL: `${model.url}/v1`, apiKey: 'sk-test' } },
+      localNetwork,
+    );
     expect(runner.family).toBe('openai');
-    const { reply, trace } = await runner.reply([{ role: 'visitor', text: 'hi' }, { role: 'agent', text: 'Hello!' }], 'Where is my order A-17?', secrets);
+    const { reply, trace } = await runner.reply(
+      [
+        { role: 'visitor', text: 'hi' },
+        { role: 'agent', text: 'Hello!' },
+      ],
+      'Where is my order A-17?',
+      secrets,
+    );
     expect(reply).toBe('Your order is shipped.');
 
     const [first, second] = model.requests;
@@ -65,7 +101,12 @@ describe('the OpenAI-compatible provider', () => {
     expect(backend.requests[0]!.path).toBe('/orders/A-17');
     expect(backend.requests[0]!.headers.authorization).toBe('Bearer sk-backend-very-secret');
     expect(trace.tool_calls).toEqual([
-      expect.objectContaining({ name: 'order_status', arguments: { order_id: 'A-17' }, status: 200, response: expect.objectContaining({ status: 'shipped' }) }),
+      expect.objectContaining({
+        name: 'order_status',
+        arguments: { order_id: 'A-17' },
+        status: 200,
+        response: expect.objectContaining({ status: 'shipped' }),
+      }),
     ]);
     expect(trace.tokens).toEqual({ input: 200, output: 40 });
     expect(JSON.stringify(trace)).not.toContain('sk-backend-very-secret');
@@ -81,7 +122,11 @@ describe('the OpenAI-compatible provider', () => {
 describe('the Anthropic provider', () => {
   it('runs a tool_use round against the real client, sending the result back as tool_result', async () => {
     model = await startFakeProvider(anthropicReply);
-    const runner = new AgentRunner(supportAgent('anthropic:claude-sonnet-4-5', backend.url), { anthropic: { baseURL: model.url, apiKey: 'sk-ant-test' } }, localNetwork);
+    const runner = new AgentRunner(
+      supportAgent('anthropic:claude-sonnet-4-5', backend.url),
+      { anthropic: { baseURL: model.url, apiKey: 'sk-ant-test' } },
+      localNetwork,
+    );
     expect(runner.family).toBe('anthropic');
     const { reply, trace } = await runner.reply([], 'Where is my order A-17?', secrets);
     expect(reply).toBe('Order status: shipped.');
@@ -107,7 +152,10 @@ describe('the scripted provider', () => {
     expect(order.trace.tool_calls[0]!.request.url).toBe(`${backend.url}/orders/B-2`);
     const returns = await runner.reply([], 'Can I return these shoes?', secrets);
     expect(returns.reply).toBe('Returns are accepted within 30 days of delivery, with the receipt.');
-    expect(returns.trace.knowledge_lookups[0]).toMatchObject({ query: 'return policy', hits: [expect.objectContaining({ path: 'knowledge/returns.md' })] });
+    expect(returns.trace.knowledge_lookups[0]).toMatchObject({
+      query: 'return policy',
+      hits: [expect.objectContaining({ path: 'knowledge/returns.md' })],
+    });
     expect((await runner.reply([], 'hello', secrets)).reply).toBe('I can help with orders and returns.');
     expect(order.trace.tokens).toEqual({ input: 0, output: 0 });
   });
@@ -155,14 +203,20 @@ ${onError}
   });
 
   it('use them when the backend is unreachable or refused, and when a search finds nothing', async () => {
-    const refused = await new AgentRunner(agent(onError), {}, { allowPrivateNetworks: false, platformPorts: new Set() }).reply([], 'order Z-9999', {});
+    const refused = await new AgentRunner(agent(onError), {}, { allowPrivateNetworks: false, platformPorts: new Set() }).reply(
+      [],
+      'order Z-9999',
+      {},
+    );
     expect(refused.trace.tool_calls[0]!.error).toMatch(/^refused: /);
     expect(refused.reply).toBe('I could not look up order Z-9999 just now.');
     const search = await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'is there a warranty?', {});
     expect(search.trace.knowledge_lookups[0]!.hits).toEqual([]);
     expect(search.reply).toBe('I can check an order for you.');
     backend.queue({ status: 200, body: { status: 'shipped', delivery_date: 'tomorrow' } });
-    expect((await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'order A-1', {})).reply).toBe('Order A-1 is shipped; expected delivery tomorrow.');
+    expect((await new AgentRunner(agent(onError), {}, localNetwork).reply([], 'order A-1', {})).reply).toBe(
+      'Order A-1 is shipped; expected delivery tomorrow.',
+    );
   });
 });
 

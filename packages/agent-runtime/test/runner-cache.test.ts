@@ -23,7 +23,10 @@ describe('the runner cache', () => {
 
   it('keeps the agents it holds within maxChars of text', async () => {
     const agent = supportAgent('scripted', 'http://127.0.0.1:1');
-    const chars = agent.instructions.length + JSON.stringify(agent.manifest).length + agent.knowledge.reduce((n, k) => n + k.path.length + k.content.length, 0);
+    const chars =
+      agent.instructions.length +
+      JSON.stringify(agent.manifest).length +
+      agent.knowledge.reduce((n, k) => n + k.path.length + k.content.length, 0);
     const cache = new AgentRunnerCache({ maxRunners: 100, maxChars: chars * 3 });
     for (let version = 1; version <= 10; version++) await cache.get(`v${version}`, async () => new AgentRunner(agent, {}, localNetwork));
     expect(cache.size).toBe(3);

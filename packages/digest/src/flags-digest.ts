@@ -19,7 +19,7 @@ export interface FlagsDigestInput {
 const instructions = [
   'You are reading the open flags of this workspace: agent replies that a supervisor marked as wrong,',
   'each with a note saying what the agent should have said. For each flag, find why the agent answered',
-  "as it did (instructions, tools, knowledge files under agents/<agent>/), change the agent so it would say what the",
+  'as it did (instructions, tools, knowledge files under agents/<agent>/), change the agent so it would say what the',
   'note asks, and run `svc eval` to check: every flag is also an eval case.',
 ];
 

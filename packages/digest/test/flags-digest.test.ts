@@ -7,9 +7,7 @@ const flag: DigestFlag = {
   environment: 'live',
   version: 'v3',
   channel: 'whatsapp',
-  conversation: [
-    { role: 'visitor', text: 'Can I return shoes after 40 days?' },
-  ],
+  conversation: [{ role: 'visitor', text: 'Can I return shoes after 40 days?' }],
   reply: 'Yes, anytime.',
   note: 'Returns are accepted within 30 days of delivery.',
 };

@@ -23,9 +23,7 @@ export const pushInput = z
     environment: environmentName,
     /** The manifest files: `svc.yaml` and everything under `agents/`, by path. */
     files: z.record(z.string().max(300), z.string().max(1_000_000)),
-    git: z
-      .object({ commit: displayText(z.string().max(64)).optional(), branch: displayText(z.string().max(255)).optional() })
-      .optional(),
+    git: z.object({ commit: displayText(z.string().max(64)).optional(), branch: displayText(z.string().max(255)).optional() }).optional(),
   })
   .meta({ id: 'Deployment' });
 export type PushInput = z.infer<typeof pushInput>;
@@ -71,12 +69,22 @@ export const createChatInput = z
   .object({
     agent: z.string().min(1).max(40),
     environment: environmentName.default('live'),
-    channel: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/).default('api'),
+    channel: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]{0,31}$/)
+      .default('api'),
   })
   .meta({ id: 'CreateChat' });
 
 export const chatView = z
-  .object({ chat_id: z.string(), agent: z.string(), environment: z.string(), version: z.string(), channel: z.string(), created_at: z.iso.datetime() })
+  .object({
+    chat_id: z.string(),
+    agent: z.string(),
+    environment: z.string(),
+    version: z.string(),
+    channel: z.string(),
+    created_at: z.iso.datetime(),
+  })
   .meta({ id: 'Chat' });
 
 export const sendMessageInput = z.object({ text: z.string().min(1).max(10_000) }).meta({ id: 'SendMessage' });

@@ -45,13 +45,14 @@ export type DeviceAuthorization = z.infer<typeof deviceAuthorization>;
 export const deviceTokenInput = z
   .object({
     device_code: z.string().min(1).max(200),
-    grant_type: z.string().optional().meta({ description: `When sent, must be ${deviceCodeGrantType}` }),
+    grant_type: z
+      .string()
+      .optional()
+      .meta({ description: `When sent, must be ${deviceCodeGrantType}` }),
   })
   .meta({ id: 'DeviceTokenRequest' });
 
-export const deviceToken = z
-  .object({ access_token: z.string(), token_type: z.literal('Bearer') })
-  .meta({ id: 'DeviceToken' });
+export const deviceToken = z.object({ access_token: z.string(), token_type: z.literal('Bearer') }).meta({ id: 'DeviceToken' });
 
 export const deviceTokenError = z
   .object({ error: z.enum(deviceTokenErrors), error_description: z.string().optional() })

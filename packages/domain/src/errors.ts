@@ -121,11 +121,7 @@ export interface WireError extends DomainErrorOptions {
  * A schema violation as a client sees it: `invalid_request` naming the first field at fault, or the
  * field's own code where one is given (`{ phone_number: 'invalid_phone_number' }`).
  */
-export function invalidRequest(
-  error: z.ZodError,
-  root = 'body',
-  fieldCodes: Partial<Record<string, ErrorCode>> = {},
-): DomainError {
+export function invalidRequest(error: z.ZodError, root = 'body', fieldCodes: Partial<Record<string, ErrorCode>> = {}): DomainError {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : root;
   const message = issue ? `${field}: ${issue.message}` : `${root} is invalid`;

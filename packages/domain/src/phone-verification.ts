@@ -62,6 +62,4 @@ export const testNumbersInput = z
     test_numbers: z.array(z.object({ phone_number: phoneNumber, code: otpCode })).max(100),
   })
   .meta({ id: 'TestNumbers' });
-export const testNumbersView = z
-  .object({ test_numbers: z.array(z.object({ phone_number: z.string() })) })
-  .meta({ id: 'TestNumberList' });
+export const testNumbersView = z.object({ test_numbers: z.array(z.object({ phone_number: z.string() })) }).meta({ id: 'TestNumberList' });

@@ -8,13 +8,19 @@ export const whatsappCloudSender = z.object({
   access_token: secret('A system-user access token of the WhatsApp Business account'),
   app_secret: secret('The Meta app secret; signs status webhooks (X-Hub-Signature-256)').optional(),
   webhook_verify_token: z.string().min(8).max(200).optional().meta({
-    description: "What Meta must send when it verifies the webhook URL; a secret: encrypted at rest, never returned",
+    description: 'What Meta must send when it verifies the webhook URL; a secret: encrypted at rest, never returned',
     writeOnly: true,
   }),
-  template: z.string().regex(/^[a-z0-9_]{1,512}$/, 'expected the template name').meta({
-    description: 'An AUTHENTICATION template with a copy-code button',
-  }),
-  language: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'expected a language code such as en_US').default('en_US'),
+  template: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, 'expected the template name')
+    .meta({
+      description: 'An AUTHENTICATION template with a copy-code button',
+    }),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'expected a language code such as en_US')
+    .default('en_US'),
 });
 
 export const twilioWhatsappSender = z.object({

@@ -31,9 +31,7 @@ export const workspace = z
   .meta({ id: 'Workspace' });
 export type Workspace = z.infer<typeof workspace>;
 
-export const workspaceList = z
-  .object({ workspaces: z.array(workspace) })
-  .meta({ id: 'WorkspaceList' });
+export const workspaceList = z.object({ workspaces: z.array(workspace) }).meta({ id: 'WorkspaceList' });
 export type WorkspaceList = z.infer<typeof workspaceList>;
 
 /** Input of every workspace-scoped core procedure, and the `:workspace` path parameter. */

@@ -23,7 +23,9 @@ describe('loadEnv', () => {
 
 describe('createLogger', () => {
   it('refuses a LOG_LEVEL or LOG_FORMAT it does not know, naming the variable', () => {
-    expect(() => createLogger('core', { LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: expected trace, debug, info, warn, error, fatal or silent \(got "loud"\)/);
+    expect(() => createLogger('core', { LOG_LEVEL: 'loud' })).toThrow(
+      /LOG_LEVEL: expected trace, debug, info, warn, error, fatal or silent \(got "loud"\)/,
+    );
     expect(() => createLogger('core', { LOG_FORMAT: 'xml' })).toThrow(ConfigError);
     expect(createLogger('core', { LOG_LEVEL: 'warn' }).level).toBe('warn');
   });

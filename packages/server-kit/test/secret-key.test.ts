@@ -32,5 +32,6 @@ it('derives one internal token per key, which the check takes and no other strin
   expect(token).not.toContain(key.toString('base64url'));
   const isInternal = internalTokenCheck(key);
   expect(isInternal(token)).toBe(true);
-  for (const other of [undefined, '', token.slice(1), `${token}x`, deriveInternalToken(Buffer.alloc(32, 2)), [token]]) expect(isInternal(other)).toBe(false);
+  for (const other of [undefined, '', token.slice(1), `${token}x`, deriveInternalToken(Buffer.alloc(32, 2)), [token]])
+    expect(isInternal(other)).toBe(false);
 });

@@ -74,12 +74,21 @@ export function registerAgents(program: Command): void {
     .description('environments and their deployed versions')
     .action(async (_opts, command: Command) => {
       const { api, options, base } = await workspaceApi(command);
-      const { environments } = await api.request<{ environments: { name: string; version: VersionView | null; updated_at: string }[] }>('GET', `${base}/environments`);
+      const { environments } = await api.request<{ environments: { name: string; version: VersionView | null; updated_at: string }[] }>(
+        'GET',
+        `${base}/environments`,
+      );
       if (options.json) return printJson({ environments });
       if (environments.length === 0) return void process.stdout.write('Nothing deployed yet. Run `svc push`.\n');
       printTable(
         ['environment', 'version', 'commit', 'agents', 'updated'],
-        environments.map((e) => [e.name, e.version ? `v${e.version.number}` : '-', e.version?.git_commit?.slice(0, 7) ?? '', e.version?.agents.join(',') ?? '', e.updated_at.slice(0, 16).replace('T', ' ')]),
+        environments.map((e) => [
+          e.name,
+          e.version ? `v${e.version.number}` : '-',
+          e.version?.git_commit?.slice(0, 7) ?? '',
+          e.version?.agents.join(',') ?? '',
+          e.updated_at.slice(0, 16).replace('T', ' '),
+        ]),
       );
     });
 
@@ -103,9 +112,15 @@ export function registerAgents(program: Command): void {
     .requiredOption('--env <name>', 'the environment')
     .action(async (opts: { env: string }, command: Command) => {
       const { api, options, base } = await workspaceApi(command);
-      const listed = await api.request<{ secrets: { name: string; updated_at: string }[] }>('GET', `${base}/environments/${encodeURIComponent(opts.env)}/secrets`);
+      const listed = await api.request<{ secrets: { name: string; updated_at: string }[] }>(
+        'GET',
+        `${base}/environments/${encodeURIComponent(opts.env)}/secrets`,
+      );
       if (options.json) return printJson(listed);
       if (listed.secrets.length === 0) return void process.stdout.write(`No secrets in ${opts.env}.\n`);
-      printTable(['name', 'updated'], listed.secrets.map((s) => [s.name, s.updated_at.slice(0, 16).replace('T', ' ')]));
+      printTable(
+        ['name', 'updated'],
+        listed.secrets.map((s) => [s.name, s.updated_at.slice(0, 16).replace('T', ' ')]),
+      );
     });
 }

@@ -20,7 +20,9 @@ interface TokenAnswer {
 /** Never over SSH, in CI, or without a terminal: there is no browser there to open, or no one to see it. */
 function canOpenBrowser(noBrowser: boolean): boolean {
   const env = process.env;
-  return !noBrowser && !env.CI && !env.SSH_CONNECTION && !env.SSH_TTY && !env.SSH_CLIENT && Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  return (
+    !noBrowser && !env.CI && !env.SSH_CONNECTION && !env.SSH_TTY && !env.SSH_CLIENT && Boolean(process.stdin.isTTY && process.stdout.isTTY)
+  );
 }
 
 /** Offers to open the browser on Enter, while polling goes on. */
@@ -37,7 +39,11 @@ function offerBrowser(url: string): () => void {
 async function pollForToken(baseUrl: string, started: DeviceAuthorization): Promise<string> {
   let interval = started.interval;
   const deadline = Date.now() + started.expires_in * 1000;
-  const spinner = ora({ text: 'Waiting for approval in the browser...', stream: process.stderr, isEnabled: Boolean(process.stderr.isTTY) }).start();
+  const spinner = ora({
+    text: 'Waiting for approval in the browser...',
+    stream: process.stderr,
+    isEnabled: Boolean(process.stderr.isTTY),
+  }).start();
   try {
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, interval * 1000));

@@ -70,7 +70,11 @@ export function registerSender(program: Command): void {
     .option('--app-secret <secret|->', 'the Meta app secret, to check status webhooks')
     .option('--webhook-verify-token <token|->', "the token Meta's webhook set-up must send, or - to read it from stdin")
     .action(async (opts, command: Command) => {
-      const hidden = await secrets({ access_token: opts.accessToken, app_secret: opts.appSecret, webhook_verify_token: opts.webhookVerifyToken });
+      const hidden = await secrets({
+        access_token: opts.accessToken,
+        app_secret: opts.appSecret,
+        webhook_verify_token: opts.webhookVerifyToken,
+      });
       await put(command, {
         kind: 'whatsapp_cloud',
         phone_number_id: opts.phoneNumberId,
@@ -89,7 +93,13 @@ export function registerSender(program: Command): void {
     .requiredOption('--content-sid <sid>', 'the Content SID (HX...)')
     .action(async (opts, command: Command) => {
       const hidden = await secrets({ auth_token: opts.authToken });
-      await put(command, { kind: 'twilio_whatsapp', account_sid: opts.accountSid, from: opts.from, content_sid: opts.contentSid, ...hidden });
+      await put(command, {
+        kind: 'twilio_whatsapp',
+        account_sid: opts.accountSid,
+        from: opts.from,
+        content_sid: opts.contentSid,
+        ...hidden,
+      });
     });
 
   set

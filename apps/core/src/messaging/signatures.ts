@@ -17,15 +17,19 @@ export function isValidMetaSignature(appSecret: string, rawBody: string, header:
  * Twilio's `X-Twilio-Signature`: base64 HMAC-SHA1, with the auth token, of the full callback URL
  * followed by each POST parameter's name and value, sorted by name.
  */
-export function isValidTwilioSignature(
-  authToken: string,
-  url: string,
-  params: URLSearchParams,
-  header: string | undefined,
-): boolean {
+export function isValidTwilioSignature(authToken: string, url: string, params: URLSearchParams, header: string | undefined): boolean {
   if (!header) return false;
   const names = [...new Set(params.keys())].sort();
-  const data = url + names.map((name) => params.getAll(name).map((value) => name + value).join('')).join('');
+  const data =
+    url +
+    names
+      .map((name) =>
+        params
+          .getAll(name)
+          .map((value) => name + value)
+          .join(''),
+      )
+      .join('');
   const expected = createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
   return equal(expected, header);
 }

@@ -39,5 +39,7 @@ export const chatsRouter = router({
 
   inbox: workspaceProcedure.query(({ ctx }) => ctx.services.chats.inbox(ctx.membership.id)),
 
-  get: workspaceProcedure.input(z.object({ chat_id: z.string().max(100) })).query(({ ctx, input }) => ctx.services.chats.get(ctx.membership.id, input.chat_id)),
+  get: workspaceProcedure
+    .input(z.object({ chat_id: z.string().max(100) }))
+    .query(({ ctx, input }) => ctx.services.chats.get(ctx.membership.id, input.chat_id)),
 });

@@ -2,17 +2,15 @@ import type { Whoami } from '@svc/domain';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 
 export const authRouter = router({
-  whoami: authedProcedure.query(
-    ({ ctx }): Whoami => ({
-      user: { id: ctx.principal.user.id, email: ctx.principal.user.email },
-      token: {
-        id: ctx.principal.token.id,
-        name: ctx.principal.token.name,
-        created_at: ctx.principal.token.createdAt,
-        last_used_at: ctx.principal.token.lastUsedAt,
-      },
-    }),
-  ),
+  whoami: authedProcedure.query(({ ctx }): Whoami => ({
+    user: { id: ctx.principal.user.id, email: ctx.principal.user.email },
+    token: {
+      id: ctx.principal.token.id,
+      name: ctx.principal.token.name,
+      created_at: ctx.principal.token.createdAt,
+      last_used_at: ctx.principal.token.lastUsedAt,
+    },
+  })),
 });
 
 export const healthRouter = router({

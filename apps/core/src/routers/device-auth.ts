@@ -6,22 +6,20 @@ const client = z.object({ ip: z.string().max(100), user_agent: z.string().max(10
 const userCode = z.object({ user_code: z.string().max(40), ip: z.string().max(100) });
 
 export const deviceAuthRouter = router({
-  start: publicProcedure
-    .input(startDeviceAuthorizationInput.extend({ client }))
-    .mutation(({ ctx, input }) => {
-      const { client: info, ...request } = input;
-      return ctx.services.deviceAuth.start(request, { ip: info.ip, userAgent: info.user_agent });
-    }),
+  start: publicProcedure.input(startDeviceAuthorizationInput.extend({ client })).mutation(({ ctx, input }) => {
+    const { client: info, ...request } = input;
+    return ctx.services.deviceAuth.start(request, { ip: info.ip, userAgent: info.user_agent });
+  }),
 
-  token: publicProcedure.input(deviceTokenInput.pick({ device_code: true })).mutation(({ ctx, input }) => ctx.services.deviceAuth.poll(input.device_code)),
+  token: publicProcedure
+    .input(deviceTokenInput.pick({ device_code: true }))
+    .mutation(({ ctx, input }) => ctx.services.deviceAuth.poll(input.device_code)),
 
   view: sessionProcedure.input(userCode).query(({ ctx, input }) => ctx.services.deviceAuth.view(input.user_code, input.ip)),
 
   decide: sessionProcedure
     .input(userCode.extend({ decision: z.enum(['approved', 'denied']) }))
-    .mutation(({ ctx, input }) =>
-      ctx.services.deviceAuth.decide(input.user_code, ctx.consoleSession.user.id, input.decision, input.ip),
-    ),
+    .mutation(({ ctx, input }) => ctx.services.deviceAuth.decide(input.user_code, ctx.consoleSession.user.id, input.decision, input.ip)),
 });
 
 export const consoleAuthRouter = router({
@@ -37,9 +35,13 @@ export const consoleAuthRouter = router({
       return { sent: true as const };
     }),
 
-  previewLink: publicProcedure.input(z.object({ token: z.string().max(200) })).query(({ ctx, input }) => ctx.services.loginLinks.preview(input.token)),
+  previewLink: publicProcedure
+    .input(z.object({ token: z.string().max(200) }))
+    .query(({ ctx, input }) => ctx.services.loginLinks.preview(input.token)),
 
-  redeemLink: publicProcedure.input(z.object({ token: z.string().max(200) })).mutation(({ ctx, input }) => ctx.services.loginLinks.redeem(input.token)),
+  redeemLink: publicProcedure
+    .input(z.object({ token: z.string().max(200) }))
+    .mutation(({ ctx, input }) => ctx.services.loginLinks.redeem(input.token)),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
     if (ctx.session) await ctx.services.sessions.destroy(ctx.session);

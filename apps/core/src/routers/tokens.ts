@@ -4,15 +4,13 @@ import { router, userProcedure } from '../trpc.ts';
 
 export const tokensRouter = router({
   list: userProcedure.query(async ({ ctx }) => ({
-    tokens: (await ctx.services.identity.listTokens(ctx.user.id)).map(
-      (t): DeveloperTokenView => ({
-        id: t.id,
-        name: t.name,
-        created_at: t.createdAt,
-        last_used_at: t.lastUsedAt,
-        current: t.id === ctx.currentTokenId,
-      }),
-    ),
+    tokens: (await ctx.services.identity.listTokens(ctx.user.id)).map((t): DeveloperTokenView => ({
+      id: t.id,
+      name: t.name,
+      created_at: t.createdAt,
+      last_used_at: t.lastUsedAt,
+      current: t.id === ctx.currentTokenId,
+    })),
   })),
 
   revoke: userProcedure.input(z.object({ id: z.string().max(100) })).mutation(async ({ ctx, input }) => {

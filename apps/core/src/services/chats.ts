@@ -24,7 +24,13 @@ const toChatView = (c: Chat) => ({
 });
 
 /** Chats with deployed agents: each message is a real agent turn, traced. */
-export function createChatService(store: Store, deployments: DeploymentService, providers: ProviderSettings, egress: EgressRules, clock: Clock) {
+export function createChatService(
+  store: Store,
+  deployments: DeploymentService,
+  providers: ProviderSettings,
+  egress: EgressRules,
+  clock: Clock,
+) {
   const runners = new AgentRunnerCache();
 
   function runnerFor(chat: Chat): Promise<AgentRunner> {
@@ -41,7 +47,10 @@ export function createChatService(store: Store, deployments: DeploymentService, 
       const environment = await store.environments.get(workspaceId, input.environment);
       if (!environment?.version) throw new DomainError('environment_not_found', `nothing is deployed to "${input.environment}"`);
       if (!Object.hasOwn(environment.version.files, `agents/${input.agent}/agent.yaml`)) {
-        throw new DomainError('agent_not_found', `no agent "${input.agent}" in ${input.environment} (version v${environment.version.number})`);
+        throw new DomainError(
+          'agent_not_found',
+          `no agent "${input.agent}" in ${input.environment} (version v${environment.version.number})`,
+        );
       }
       const chat: Chat = {
         id: newId('chat'),

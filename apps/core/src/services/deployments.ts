@@ -53,7 +53,10 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
         throw new DomainError('invalid_manifest', error.message, { details: { issues: error.issues } });
       }
       if (bundle.workspace.workspace !== workspace.slug) {
-        throw new DomainError('workspace_mismatch', `svc.yaml names workspace "${bundle.workspace.workspace}", but this push is to "${workspace.slug}"`);
+        throw new DomainError(
+          'workspace_mismatch',
+          `svc.yaml names workspace "${bundle.workspace.workspace}", but this push is to "${workspace.slug}"`,
+        );
       }
       const at = clock().toISOString();
       // The store finds or makes the version in one step: identical pushes at once deploy one version.

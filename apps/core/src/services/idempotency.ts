@@ -52,7 +52,13 @@ export function createIdempotency(store: Store, clock: Clock) {
       if (!(error instanceof DomainError) || !isFinal(error)) throw error;
       outcome = { ok: false, error: error.toWire() };
     }
-    await store.idempotency.put(scope.workspaceId, scope.operation, scope.key, { requestHash, response: JSON.stringify(outcome) }, isoNow(clock));
+    await store.idempotency.put(
+      scope.workspaceId,
+      scope.operation,
+      scope.key,
+      { requestHash, response: JSON.stringify(outcome) },
+      isoNow(clock),
+    );
     if (outcome.ok) return outcome.value as T;
     throw DomainError.fromWire(outcome.error);
   }

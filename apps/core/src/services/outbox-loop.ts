@@ -48,8 +48,7 @@ export function backoffMs(attempt: number, baseMs: number, maxMs: number): numbe
   return Math.round(delay * (0.8 + Math.random() * 0.4));
 }
 
-const expired = (lastError: string | null) =>
-  `expired before it could be delivered${lastError ? ` (last error: ${lastError})` : ''}`;
+const expired = (lastError: string | null) => `expired before it could be delivered${lastError ? ` (last error: ${lastError})` : ''}`;
 
 /**
  * Drains an outbox table: sends what is due, up to `concurrency` at once, each send on its own (a slow answer

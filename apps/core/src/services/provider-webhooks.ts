@@ -21,7 +21,11 @@ const twilioStatuses: Record<string, DeliveryStatus> = {
 const metaStatuses: Record<string, DeliveryStatus> = { sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
 
 interface MetaStatusPayload {
-  entry?: { changes?: { value?: { statuses?: { id?: string; status?: string; errors?: { code?: number; title?: string; message?: string }[] }[] } }[] }[];
+  entry?: {
+    changes?: {
+      value?: { statuses?: { id?: string; status?: string; errors?: { code?: number; title?: string; message?: string }[] }[] };
+    }[];
+  }[];
 }
 
 const badSignature = () => new DomainError('invalid_signature', 'the webhook signature does not match');
@@ -42,7 +46,8 @@ export function createProviderWebhooks(store: Store, senders: SenderService, clo
     const verification = await store.verifications.get(workspaceId, message.verificationId);
     if (!verification) return;
     const current = verification.deliveryStatus;
-    const forward = status === 'failed' ? progress[current] < progress.delivered : progress[status] > progress[current] || current === 'failed';
+    const forward =
+      status === 'failed' ? progress[current] < progress.delivered : progress[status] > progress[current] || current === 'failed';
     if (!forward || status === current) return;
     await store.outbox.setDeliveryStatus(message.verificationId, status, status === 'failed' ? error : null, clock().toISOString());
   }
@@ -65,7 +70,12 @@ export function createProviderWebhooks(store: Store, senders: SenderService, clo
             const status = metaStatuses[s.status ?? ''];
             if (!s.id || !status) continue;
             const failure = s.errors?.[0];
-            await apply(workspaceId, s.id, status, failure ? `${failure.code ?? ''} ${failure.title ?? failure.message ?? ''}`.trim() : null);
+            await apply(
+              workspaceId,
+              s.id,
+              status,
+              failure ? `${failure.code ?? ''} ${failure.title ?? failure.message ?? ''}`.trim() : null,
+            );
             applied += 1;
           }
         }
@@ -79,7 +89,8 @@ export function createProviderWebhooks(store: Store, senders: SenderService, clo
         throw new DomainError('forbidden', 'unknown webhook');
       });
       const expected = sender.config.webhook_verify_token;
-      if (mode !== 'subscribe' || !expected || !digestsEqual(sha256(token), sha256(expected))) throw new DomainError('forbidden', 'verify token mismatch');
+      if (mode !== 'subscribe' || !expected || !digestsEqual(sha256(token), sha256(expected)))
+        throw new DomainError('forbidden', 'verify token mismatch');
       return challenge;
     },
 

@@ -5,7 +5,6 @@ import type { Store } from '../store/store.ts';
 
 const hourMs = 3_600_000;
 
-
 function limited(message: string, retryAfter: number): DomainError {
   return new DomainError('send_limit_exceeded', message, {
     details: { retry_after_seconds: retryAfter },
@@ -34,7 +33,10 @@ export async function enforceSendLimits(
   if (times.length >= numberLimit) {
     const oldest = Date.parse(times[numberLimit - 1] ?? since);
     const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000));
-    throw limited(`${numberLimit} codes per ${numberWindowSeconds / 60} minutes already sent to this number; retry in ${retryAfter} s`, retryAfter);
+    throw limited(
+      `${numberLimit} codes per ${numberWindowSeconds / 60} minutes already sent to this number; retry in ${retryAfter} s`,
+      retryAfter,
+    );
   }
   const hour = hourOf(now.toISOString());
   if ((await store.outbox.sendsInHour(workspaceId, hour)) >= workspaceHourlyLimit) throw hourUsedUp(config, hour, now);

@@ -46,7 +46,8 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
     });
   }
 
-  const unseal = (sealed: string | null): Record<string, string> => (sealed ? (JSON.parse(keyring.decrypt(sealed)) as Record<string, string>) : {});
+  const unseal = (sealed: string | null): Record<string, string> =>
+    sealed ? (JSON.parse(keyring.decrypt(sealed)) as Record<string, string>) : {};
 
   return {
     /** Replaces the workspace's sender; secret fields are sealed, the rest kept as given. */
@@ -93,7 +94,11 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
       const workspace = record && (await store.workspaces.findById(workspaceId));
       const secrets = unseal(record?.secretsSealed ?? null);
       const sender: ResolvedSender | undefined = record
-        ? { kind: record.kind, config: { ...record.config, ...secrets }, webhookUrl: workspace ? webhookUrl(config, record.kind, workspace.slug) : null }
+        ? {
+            kind: record.kind,
+            config: { ...record.config, ...secrets },
+            webhookUrl: workspace ? webhookUrl(config, record.kind, workspace.slug) : null,
+          }
         : config.localMode
           ? { kind: 'dev', config: {}, webhookUrl: null }
           : undefined;

@@ -1,11 +1,5 @@
 import { randomInt } from 'node:crypto';
-import {
-  codeLength,
-  DomainError,
-  maxFailedAttempts,
-  type VerificationCreated,
-  type VerificationView,
-} from '@svc/domain';
+import { codeLength, DomainError, maxFailedAttempts, type VerificationCreated, type VerificationView } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
 import { HourlyLimitReached, type PhoneVerification } from '../store/messaging-store.ts';
 import type { Store } from '../store/store.ts';
@@ -114,7 +108,12 @@ export function createVerificationService({ store, keyring, senders, config, clo
     const hourlyLimit = config.otp.workspaceHourlyLimit;
     try {
       if (pending) {
-        await store.verifications.resend(id, { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus }, message, hourlyLimit);
+        await store.verifications.resend(
+          id,
+          { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus },
+          message,
+          hourlyLimit,
+        );
       } else {
         await store.verifications.create(
           {

@@ -62,7 +62,8 @@ export const agentEndpoints = [
     method: 'post',
     path: '/api/developer/v1/:workspace/publish',
     operationId: 'publish',
-    summary: "Promote an environment's version to live (owner or developer); `missing_secrets` names the secrets its tools use that live lacks",
+    summary:
+      "Promote an environment's version to live (owner or developer); `missing_secrets` names the secrets its tools use that live lacks",
     tags: ['agents'],
     auth: true,
     params: workspacePath,
@@ -91,7 +92,7 @@ export const agentEndpoints = [
     method: 'get',
     path: '/api/developer/v1/:workspace/environments/:environment/secrets',
     operationId: 'listSecrets',
-    summary: 'The names of an environment\'s secrets (never their values)',
+    summary: "The names of an environment's secrets (never their values)",
     tags: ['agents'],
     auth: true,
     params: environmentPath,
@@ -152,6 +153,7 @@ export const agentEndpoints = [
     status: 201,
     response: { description: "The agent's reply", schema: agentReply },
     errors: ['workspace_not_found', 'chat_not_found'],
-    handle: ({ core, caller, params, body }) => core.chats.send.mutate({ workspace: params.slug, chat_id: params.id, text: body.text }, caller),
+    handle: ({ core, caller, params, body }) =>
+      core.chats.send.mutate({ workspace: params.slug, chat_id: params.id, text: body.text }, caller),
   }),
 ];

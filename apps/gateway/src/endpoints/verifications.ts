@@ -28,7 +28,14 @@ export const verificationEndpoints = [
     fieldCodes,
     status: 201,
     response: { description: 'The code is queued for delivery', schema: verificationCreated },
-    errors: ['workspace_not_found', 'invalid_phone_number', 'sender_not_configured', 'resend_too_soon', 'send_limit_exceeded', 'idempotency_key_reused'],
+    errors: [
+      'workspace_not_found',
+      'invalid_phone_number',
+      'sender_not_configured',
+      'resend_too_soon',
+      'send_limit_exceeded',
+      'idempotency_key_reused',
+    ],
     handle: ({ core, caller, params, body, req }) =>
       core.verifications.create.mutate(
         { workspace: params.slug, phone_number: body.phone_number, idempotency_key: idempotencyKey(req) },
@@ -49,7 +56,16 @@ export const verificationEndpoints = [
     fieldCodes,
     status: 200,
     response: { description: 'The code is right: the number is verified', schema: verifyResult },
-    errors: ['workspace_not_found', 'verification_not_found', 'invalid_code', 'incorrect_code', 'verification_blocked', 'verification_expired', 'already_verified', 'idempotency_key_reused'],
+    errors: [
+      'workspace_not_found',
+      'verification_not_found',
+      'invalid_code',
+      'incorrect_code',
+      'verification_blocked',
+      'verification_expired',
+      'already_verified',
+      'idempotency_key_reused',
+    ],
     handle: ({ core, caller, params, body, req }) =>
       core.verifications.verify.mutate(
         { workspace: params.slug, id: params.id, code: body.code, idempotency_key: idempotencyKey(req) },

@@ -31,7 +31,7 @@ export const workspaceEndpoints = [
     method: 'get',
     path: '/cli/workspaces/:workspace',
     operationId: 'getWorkspace',
-    summary: 'One of the caller\'s workspaces',
+    summary: "One of the caller's workspaces",
     tags: ['workspaces'],
     auth: true,
     params: workspacePath,

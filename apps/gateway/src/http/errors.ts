@@ -34,7 +34,8 @@ function unreadableRequest(error: unknown): DomainError | undefined {
   const bodyError = bodyErrors[type ?? ''];
   if (bodyError) return bodyError();
   // The router's decoding of a path parameter: `/cli/workspaces/%zz`.
-  if (error instanceof URIError && status === 400) return new DomainError('invalid_request', 'the path holds a malformed percent-escape', { field: 'path' });
+  if (error instanceof URIError && status === 400)
+    return new DomainError('invalid_request', 'the path holds a malformed percent-escape', { field: 'path' });
   // body-parser's other client errors carry no type: the body does not decode as its Content-Encoding says.
   if (expose && status === 400) return new DomainError('invalid_request', 'the request body is not encoded as its Content-Encoding says');
   return undefined;

@@ -31,7 +31,11 @@ export function withoutSecrets(url: string): string {
   const queryAt = url.indexOf('?');
   const path = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(/\/auth\/link\/[^/]+/i, '/auth/link/[redacted]');
   if (queryAt === -1) return path;
-  return `${path}?${url.slice(queryAt + 1).split('&').map(withoutSecretParam).join('&')}`;
+  return `${path}?${url
+    .slice(queryAt + 1)
+    .split('&')
+    .map(withoutSecretParam)
+    .join('&')}`;
 }
 
 /**

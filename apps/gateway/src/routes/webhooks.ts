@@ -2,7 +2,6 @@ import express, { Router } from 'express';
 import { anonymous, type CoreClient } from '../core-client.ts';
 import { maxBodyBytes } from '../http/json-body.ts';
 
-
 /**
  * Provider status callbacks. Bodies stay raw: signatures are computed over the exact bytes (Meta)
  * or over the public URL and form fields (Twilio), and core checks them with the sender's secrets.

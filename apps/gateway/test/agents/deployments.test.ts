@@ -51,7 +51,14 @@ describe('push and publish', () => {
     expect(first.body).toMatchObject({
       environment: 'feat-x',
       created: true,
-      version: { number: 1, content_hash: expect.stringMatching(/^sha256:/), git_commit: 'abc1234', git_branch: 'feat/x', author: 'ada@example.com', agents: ['support'] },
+      version: {
+        number: 1,
+        content_hash: expect.stringMatching(/^sha256:/),
+        git_commit: 'abc1234',
+        git_branch: 'feat/x',
+        author: 'ada@example.com',
+        agents: ['support'],
+      },
     });
     const same = await push('preview');
     expect(same.body).toMatchObject({ created: false, version: { id: first.body.version.id, number: 1 } });
@@ -80,8 +87,12 @@ describe('push and publish', () => {
     expect(changed.body).toMatchObject({ created: true, version: { number: 2 } });
   });
 
-  it('answers invalid_manifest naming each file and path, and refuses another workspace\'s svc.yaml', async () => {
-    const bad = await push('preview', { ...files(), 'svc.yaml': 'workspace: acme\nagents: yes\n', 'agents/support/agent.yaml': 'name: Support\nmodel: gpt\n' });
+  it("answers invalid_manifest naming each file and path, and refuses another workspace's svc.yaml", async () => {
+    const bad = await push('preview', {
+      ...files(),
+      'svc.yaml': 'workspace: acme\nagents: yes\n',
+      'agents/support/agent.yaml': 'name: Support\nmodel: gpt\n',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_manifest');
     expect(bad.body.issues).toEqual(
@@ -99,7 +110,10 @@ describe('push and publish', () => {
     const sam = await identity.findOrCreateUser('sam@example.com');
     await store.workspaces.addMember((await store.workspaces.findBySlug('acme'))!.id, sam.id, 'supervisor', new Date().toISOString());
     const samToken = (await identity.issueToken(sam.id, 'sam')).token;
-    const res = await request(`${platform.url}/api/developer/v1/acme/deployments`, { token: samToken, json: { environment: 'preview', files: files() } });
+    const res = await request(`${platform.url}/api/developer/v1/acme/deployments`, {
+      token: samToken,
+      json: { environment: 'preview', files: files() },
+    });
     expect(res.status).toBe(403);
     expect((await request(`${platform.url}/api/developer/v1/acme/environments`, { token: samToken })).status).toBe(200);
   });
@@ -108,7 +122,10 @@ describe('push and publish', () => {
 describe('secrets and chats', () => {
   it('reach the backend in tool calls, are never returned, and are redacted from traces', async () => {
     await push('preview');
-    const set = await api('/api/developer/v1/acme/environments/preview/secrets/SHOP_KEY', { method: 'PUT', json: { value: 'shop-secret-123' } });
+    const set = await api('/api/developer/v1/acme/environments/preview/secrets/SHOP_KEY', {
+      method: 'PUT',
+      json: { value: 'shop-secret-123' },
+    });
     expect(set.status).toBe(204);
     const list = await api('/api/developer/v1/acme/environments/preview/secrets');
     expect(list.body).toEqual({ secrets: [{ name: 'SHOP_KEY', updated_at: expect.any(String) }] });
@@ -119,7 +136,11 @@ describe('secrets and chats', () => {
     expect(chat.body).toMatchObject({ agent: 'support', environment: 'preview', channel: 'api' });
     const answer = await api(`/api/v1/acme/chats/${chat.body.chat_id}/messages`, { json: { text: 'where is order A-1?' } });
     expect(answer.status).toBe(201);
-    expect(answer.body).toEqual({ message_id: expect.stringMatching(/^msg_/), visitor_message_id: expect.any(String), reply: 'Order A-1 is shipped.' });
+    expect(answer.body).toEqual({
+      message_id: expect.stringMatching(/^msg_/),
+      visitor_message_id: expect.any(String),
+      reply: 'Order A-1 is shipped.',
+    });
     expect(backend.requests[0]!.headers['x-api-key']).toBe('shop-secret-123');
 
     const { messages } = (await api(`/api/developer/v1/acme/chats/${chat.body.chat_id}`)).body;

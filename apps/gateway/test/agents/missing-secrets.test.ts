@@ -66,7 +66,11 @@ describe('secrets the agents use but the environment lacks', () => {
     expect(answer.body.reply).toBe('I can check an order for you.');
     const { messages } = (await api(`/api/developer/v1/acme/chats/${chat.chat_id}`)).body;
     expect(messages[1].trace.tool_calls).toEqual([
-      expect.objectContaining({ name: 'order_status', status: null, error: expect.stringMatching(/^missing secret BACKEND_URL: not set in this environment/) }),
+      expect.objectContaining({
+        name: 'order_status',
+        status: null,
+        error: expect.stringMatching(/^missing secret BACKEND_URL: not set in this environment/),
+      }),
     ]);
   });
 });

@@ -21,23 +21,30 @@ scripted:
   'agents/support/instructions.md': 'Help.',
 });
 
-const push = (files: Record<string, string>) => world.api('/api/developer/v1/acme/deployments', { json: { environment: 'preview', files } });
+const push = (files: Record<string, string>) =>
+  world.api('/api/developer/v1/acme/deployments', { json: { environment: 'preview', files } });
 
 describe('regular expressions of scripted rules', () => {
   it('are refused at push when they do not compile, or use syntax without linear-time matching, naming file and path', async () => {
     const unbalanced = await push(agentWith('('));
     expect(unbalanced.status).toBe(400);
     expect(unbalanced.body.error.code).toBe('invalid_manifest');
-    expect(unbalanced.body.issues).toEqual([{ file: 'agents/support/agent.yaml', path: 'scripted.rules[0].when', message: expect.stringContaining('missing )') }]);
+    expect(unbalanced.body.issues).toEqual([
+      { file: 'agents/support/agent.yaml', path: 'scripted.rules[0].when', message: expect.stringContaining('missing )') },
+    ]);
 
     const lookahead = await push(agentWith('order (?=A-)'));
     expect(lookahead.status).toBe(400);
     expect(lookahead.body.issues).toEqual([
-      { file: 'agents/support/agent.yaml', path: 'scripted.rules[0].when', message: expect.stringContaining('lookarounds and backreferences are not supported') },
+      {
+        file: 'agents/support/agent.yaml',
+        path: 'scripted.rules[0].when',
+        message: expect.stringContaining('lookarounds and backreferences are not supported'),
+      },
     ]);
   });
 
-  it("run in linear time: while a catastrophic pattern is matched, /healthz and a phone verification answer within 200 ms", async () => {
+  it('run in linear time: while a catastrophic pattern is matched, /healthz and a phone verification answer within 200 ms', async () => {
     expect((await push(agentWith('^(a+)+$'))).status).toBe(201);
     const chat = (await world.api('/api/v1/acme/chats', { json: { agent: 'support', environment: 'preview' } })).body;
     // Warm both paths up, so what is measured below is waiting, not a first call's set-up.

@@ -77,9 +77,14 @@ describe('tool calls where private networks are allowed (local mode)', () => {
 
   it("never reach core's port or the gateway's, by address or by name; the refusal is in the trace", async () => {
     const core = await w.toolCall('core', w.platform.core.url);
-    expect(core).toMatchObject({ status: null, error: `refused: 127.0.0.1 port ${portOf(w.platform.core.url)} is this platform's own service` });
+    expect(core).toMatchObject({
+      status: null,
+      error: `refused: 127.0.0.1 port ${portOf(w.platform.core.url)} is this platform's own service`,
+    });
     const gateway = await w.toolCall('gateway', `http://localhost:${portOf(w.platform.url)}`);
-    expect(gateway.error).toMatch(new RegExp(`^refused: localhost resolves to .* port ${portOf(w.platform.url)} is this platform's own service`));
+    expect(gateway.error).toMatch(
+      new RegExp(`^refused: localhost resolves to .* port ${portOf(w.platform.url)} is this platform's own service`),
+    );
   });
 
   it('never reach the cloud metadata address, directly or through a redirect from an allowed backend', async () => {
@@ -92,7 +97,9 @@ describe('tool calls where private networks are allowed (local mode)', () => {
       'refused: redirected to http://169.254.169.254: 169.254.169.254 is a link-local or cloud metadata address',
     );
     redirectTo = `${w.platform.core.url}/trpc/health.ping`;
-    expect((await w.toolCall('redirect-core', redirectorUrl())).error).toMatch(/^refused: redirected to http:\/\/127\.0\.0\.1:\d+: .* this platform's own service/);
+    expect((await w.toolCall('redirect-core', redirectorUrl())).error).toMatch(
+      /^refused: redirected to http:\/\/127\.0\.0\.1:\d+: .* this platform's own service/,
+    );
   });
 });
 
@@ -106,7 +113,10 @@ describe('tool calls by default (private networks not allowed)', () => {
   it('refuse a host name that resolves to loopback, and a loopback address', async () => {
     const received = backend.received;
     const byName = await w.toolCall('by-name', backend.url.replace('127.0.0.1', 'localhost'));
-    expect(byName).toMatchObject({ status: null, error: expect.stringMatching(/^refused: localhost resolves to 127\.0\.0\.1 is a loopback or private address/) });
+    expect(byName).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/^refused: localhost resolves to 127\.0\.0\.1 is a loopback or private address/),
+    });
     const byAddress = await w.toolCall('by-address', backend.url);
     expect(byAddress.error).toBe('refused: 127.0.0.1 is a loopback or private address; tools reach only public addresses');
     expect(backend.received).toBe(received);

@@ -47,7 +47,11 @@ it.each([
 
 it("the demo agent answers with its rule's on_error when the backend is unreachable or its secret is missing", async () => {
   const closedPort = await freePort();
-  const unreachable = await ask('down', { BACKEND_URL: `http://127.0.0.1:${closedPort}`, BACKEND_TOKEN: 'tok-123456' }, 'Where is order Z-9999?');
+  const unreachable = await ask(
+    'down',
+    { BACKEND_URL: `http://127.0.0.1:${closedPort}`, BACKEND_TOKEN: 'tok-123456' },
+    'Where is order Z-9999?',
+  );
   expect(unreachable.body.reply).toBe(notFound);
   const unset = await ask('unset', { BACKEND_TOKEN: 'tok-123456' }, 'Where is order Z-9999?');
   expect(unset.body.reply).toBe(notFound);

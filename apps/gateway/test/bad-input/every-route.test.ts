@@ -22,7 +22,11 @@ interface Sent {
   text: string;
 }
 
-async function send(method: string, path: string, init: { token?: string; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Sent> {
+async function send(
+  method: string,
+  path: string,
+  init: { token?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<Sent> {
   const headers = { ...init.headers, ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) };
   const body = method === 'GET' || method === 'HEAD' ? undefined : init.body;
   const response = await fetch(`${platform.url}${path}`, { method, headers, body, redirect: 'manual' });
@@ -46,14 +50,24 @@ function expectClientError(route: ServedRoute, answer: Sent): void {
   expect(stableCodes, `${route.method} ${route.path}`).toContain(errorCode(answer));
 }
 
-const validValue = (name: string) => (name === 'workspace' || name === 'slug' ? 'acme' : name === 'environment' ? 'live' : name === 'name' ? 'API_KEY' : 'x1');
+const validValue = (name: string) =>
+  name === 'workspace' || name === 'slug' ? 'acme' : name === 'environment' ? 'live' : name === 'name' ? 'API_KEY' : 'x1';
 const malformedEscapes = ['%zz', '%ff', '%', '%e2%82', '%ED%A0%80', 'a%2', '%%41', '%c0%af%zz'];
 const withBody = (route: ServedRoute) => route.method === 'POST' || route.method === 'PUT';
 
 describe('the route list', () => {
   it('holds the API, console, dev and webhook routes', () => {
     const listed = routes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ['GET /cli/workspaces/:workspace', 'POST /api/v1/:slug/phone_verifications/:id/verify', 'GET /auth/link/:token', 'POST /tokens/:id/revoke', 'GET /dev/outbox', 'GET /dev/mailbox.json', 'POST /webhooks/whatsapp/:workspace', 'GET /openapi.json']) {
+    for (const expected of [
+      'GET /cli/workspaces/:workspace',
+      'POST /api/v1/:slug/phone_verifications/:id/verify',
+      'GET /auth/link/:token',
+      'POST /tokens/:id/revoke',
+      'GET /dev/outbox',
+      'GET /dev/mailbox.json',
+      'POST /webhooks/whatsapp/:workspace',
+      'GET /openapi.json',
+    ]) {
       expect(listed).toContain(expected);
     }
   });
@@ -61,40 +75,58 @@ describe('the route list', () => {
 
 describe('a malformed percent-escape in a path parameter', () => {
   const withParams = routes.filter((route) => parameters(route).length > 0);
-  it.each(withParams.map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers 400 invalid_request', async (_, route) => {
-    for (const param of parameters(route)) {
-      for (const bad of ['%zz', '%ff']) {
-        const path = concretePath(route, (name) => (name === param ? bad : validValue(name)));
-        const answer = await send(route.method, path, { token });
-        expect(answer.status, path).toBe(400);
-        if (route.answers === 'page' && answer.type.startsWith('text/html')) continue;
-        expect(errorCode(answer), path).toBe('invalid_request');
+  it.each(withParams.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s answers 400 invalid_request',
+    async (_, route) => {
+      for (const param of parameters(route)) {
+        for (const bad of ['%zz', '%ff']) {
+          const path = concretePath(route, (name) => (name === param ? bad : validValue(name)));
+          const answer = await send(route.method, path, { token });
+          expect(answer.status, path).toBe(400);
+          if (route.answers === 'page' && answer.type.startsWith('text/html')) continue;
+          expect(errorCode(answer), path).toBe('invalid_request');
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('a Content-Encoding the body does not have', () => {
   const bodyRoutes = routes.filter(withBody);
-  it.each(bodyRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers 400, or 415 for an encoding not taken', async (_, route) => {
-    const path = concretePath(route, validValue);
-    for (const encoding of ['gzip', 'deflate', 'br']) {
-      const answer = await send(route.method, path, { token, headers: { 'content-type': route.bodyType, 'content-encoding': encoding }, body: '{"a":1}' });
-      expect(answer.status, `${encoding}: ${answer.text.slice(0, 200)}`).toBe(400);
-      if (route.answers === 'json') expect(errorCode(answer)).toBe('invalid_request');
-    }
-    for (const encoding of ['compress', 'gzip, br', 'x-unknown']) {
-      const answer = await send(route.method, path, { token, headers: { 'content-type': route.bodyType, 'content-encoding': encoding }, body: '{"a":1}' });
-      expect(answer.status, encoding).toBe(415);
-      if (route.answers === 'json') expect(errorCode(answer)).toBe('unsupported_content_encoding');
-    }
-  });
+  it.each(bodyRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s answers 400, or 415 for an encoding not taken',
+    async (_, route) => {
+      const path = concretePath(route, validValue);
+      for (const encoding of ['gzip', 'deflate', 'br']) {
+        const answer = await send(route.method, path, {
+          token,
+          headers: { 'content-type': route.bodyType, 'content-encoding': encoding },
+          body: '{"a":1}',
+        });
+        expect(answer.status, `${encoding}: ${answer.text.slice(0, 200)}`).toBe(400);
+        if (route.answers === 'json') expect(errorCode(answer)).toBe('invalid_request');
+      }
+      for (const encoding of ['compress', 'gzip, br', 'x-unknown']) {
+        const answer = await send(route.method, path, {
+          token,
+          headers: { 'content-type': route.bodyType, 'content-encoding': encoding },
+          body: '{"a":1}',
+        });
+        expect(answer.status, encoding).toBe(415);
+        if (route.answers === 'json') expect(errorCode(answer)).toBe('unsupported_content_encoding');
+      }
+    },
+  );
 
   it('a body that is compressed as it says is read', async () => {
     const compress = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
     for (const [encoding, zip] of Object.entries(compress)) {
       const body = zip(Buffer.from(JSON.stringify({ slug: `zipped-${encoding}` })));
-      const answer = await send('POST', '/cli/workspaces', { token, headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body });
+      const answer = await send('POST', '/cli/workspaces', {
+        token,
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body,
+      });
       expect(answer.status, encoding).toBe(201);
       expect(JSON.parse(answer.text).slug).toBe(`zipped-${encoding}`);
     }
@@ -112,14 +144,24 @@ describe('property: no request makes any route answer 5xx', () => {
     fc.string().map((text) => Buffer.from(text)),
     fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
     fc.json().map((text) => gzipSync(text)),
-    fc.record({ slug: fc.string(), name: fc.string(), client_name: fc.string(), hostname: fc.string() }).map((o) => Buffer.from(JSON.stringify(o))),
+    fc
+      .record({ slug: fc.string(), name: fc.string(), client_name: fc.string(), hostname: fc.string() })
+      .map((o) => Buffer.from(JSON.stringify(o))),
   );
   const request = fc.record({
     route: fc.constantFrom(...routes),
     segments: fc.array(segment, { minLength: 3, maxLength: 3 }),
     otherMethod: fc.option(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'), { freq: 4 }),
     body,
-    contentType: fc.option(fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data')),
+    contentType: fc.option(
+      fc.constantFrom(
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'application/json; charset=latin1',
+        'multipart/form-data',
+      ),
+    ),
     contentEncoding: fc.option(fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'compress', 'GZIP', 'gzip, gzip', '')),
     signedIn: fc.boolean(),
   });

@@ -27,7 +27,12 @@ export function servedRoutes(): ServedRoute[] {
     bodyType: 'application/json',
   }));
   // Building the routers calls nothing on core; only their route tables are read.
-  const routers = mountedRouters({ core: {} as CoreClient, publicUrl: 'http://localhost', localMode: true, log: createLogger('gateway', { LOG_LEVEL: 'silent' }) });
+  const routers = mountedRouters({
+    core: {} as CoreClient,
+    publicUrl: 'http://localhost',
+    localMode: true,
+    log: createLogger('gateway', { LOG_LEVEL: 'silent' }),
+  });
   const others = routers.flatMap(({ path: mount, router }) =>
     router.stack.flatMap((layer) => {
       const route = layer.route;

@@ -15,7 +15,8 @@ afterEach(async () => {
 
 const start = (json: object = { hostname: 'build-box' }) =>
   request(`${platform.url}/cli/device_authorizations`, { json, headers: { 'user-agent': 'svc-cli/1.0 (linux)' } });
-const poll = async (device_code: string) => (await request(`${platform.url}/cli/device_authorizations/token`, { json: { device_code } })).body;
+const poll = async (device_code: string) =>
+  (await request(`${platform.url}/cli/device_authorizations/token`, { json: { device_code } })).body;
 
 /** Signs a browser in through /login and the mailed link. */
 async function signIn(browser: BrowserSession, email: string, next = '/'): Promise<void> {
@@ -40,7 +41,16 @@ describe('the approval page', () => {
     await signIn(browser, 'ada@example.com', `/device?user_code=${user_code}`);
     const approval = await browser.get(`/device?user_code=${user_code}`);
     expect(approval.status).toBe(200);
-    for (const shown of [user_code, 'check that this code matches', 'svc CLI', 'build-box', 'svc-cli/1.0 (linux)', 'ada@example.com', 'Approve', 'Deny']) {
+    for (const shown of [
+      user_code,
+      'check that this code matches',
+      'svc CLI',
+      'build-box',
+      'svc-cli/1.0 (linux)',
+      'ada@example.com',
+      'Approve',
+      'Deny',
+    ]) {
       expect(approval.body.toLowerCase()).toContain(shown.toLowerCase());
     }
   });
@@ -164,7 +174,12 @@ describe('tokens and sign-out', () => {
 
   it('revokes over the API with DELETE', async () => {
     const { user_code, device_code } = (await start()).body;
-    await platform.core.services.deviceAuth.decide(user_code, (await platform.core.services.identity.findOrCreateUser('ada@example.com')).id, 'approved', '127.0.0.1');
+    await platform.core.services.deviceAuth.decide(
+      user_code,
+      (await platform.core.services.identity.findOrCreateUser('ada@example.com')).id,
+      'approved',
+      '127.0.0.1',
+    );
     const { access_token } = await poll(device_code);
     const { tokens } = (await request(`${platform.url}/cli/tokens`, { token: access_token })).body;
     const res = await request(`${platform.url}/cli/tokens/${tokens[0].id}`, { method: 'DELETE', token: access_token });

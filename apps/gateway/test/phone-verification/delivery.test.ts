@@ -70,7 +70,9 @@ describe('WhatsApp Cloud API', () => {
     await world.graph.waitForRequests(1);
     const others = ['+56911111111', '+56922222222', '+56933333333'];
     const ids = await Promise.all(
-      others.map(async (phone_number) => (await world!.api('/api/v1/acme/phone_verifications', { json: { phone_number } })).body.verification_id),
+      others.map(
+        async (phone_number) => (await world!.api('/api/v1/acme/phone_verifications', { json: { phone_number } })).body.verification_id,
+      ),
     );
     for (const id of ids) await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('sent');
     expect((await show(world, slow)).body.delivery.status).toBe('queued');
@@ -82,9 +84,7 @@ describe('provider outages', () => {
 
   /** Resolves once core has recorded `count` failed attempts of the only message and scheduled the next. */
   const failedAttempts = (w: VerificationWorld, count: number) =>
-    expect
-      .poll(async () => (await w.platform.core.services.store.outbox.due('9999-01-01T00:00:00.000Z', 10))[0]?.attempts)
-      .toBe(count);
+    expect.poll(async () => (await w.platform.core.services.store.outbox.due('9999-01-01T00:00:00.000Z', 10))[0]?.attempts).toBe(count);
 
   it('keep a code retried while it is valid, and deliver it when the provider is back minutes later', async () => {
     const clock = fakeClock();

@@ -82,7 +82,7 @@ describe('Idempotency-Key', () => {
     expect(reused.status).toBe(422);
     expect(reused.body.error.code).toBe('idempotency_key_reused');
     expect((await verify(code, 'v-2')).body).toEqual({ verified: true });
-    expect((await verify(code, 'v-2'))).toMatchObject({ status: 200, body: { verified: true } });
+    expect(await verify(code, 'v-2')).toMatchObject({ status: 200, body: { verified: true } });
   });
 
   it('answers a 429 afresh: a retry with the same key after the wait succeeds', async () => {

@@ -31,13 +31,15 @@ describe('senders', () => {
       return world!.deliveredCode(0);
     })();
     await world.platform.halt();
-    const disk = ['svc.db', 'svc.db-wal'].map((f) => {
-      try {
-        return readFileSync(join(world!.platform.dataDir, f)).toString('latin1');
-      } catch {
-        return '';
-      }
-    }).join('');
+    const disk = ['svc.db', 'svc.db-wal']
+      .map((f) => {
+        try {
+          return readFileSync(join(world!.platform.dataDir, f)).toString('latin1');
+        } catch {
+          return '';
+        }
+      })
+      .join('');
     expect(disk).not.toContain('EAAG-secret-access-token');
     expect(disk).not.toContain('meta-app-secret');
     // Anywhere, in any column or encoding of it: only a longer run of digits may hold these six by chance.
@@ -46,7 +48,10 @@ describe('senders', () => {
 
   it('rejects an incomplete sender config naming the field', async () => {
     world = await verificationWorld();
-    const res = await world.api('/api/developer/v1/acme/sender', { method: 'PUT', json: { kind: 'whatsapp_cloud', phone_number_id: '1234567890' } });
+    const res = await world.api('/api/developer/v1/acme/sender', {
+      method: 'PUT',
+      json: { kind: 'whatsapp_cloud', phone_number_id: '1234567890' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'access_token' });
     const unknownKind = await world.api('/api/developer/v1/acme/sender', { method: 'PUT', json: { kind: 'carrier_pigeon' } });
@@ -80,7 +85,9 @@ describe('test numbers', () => {
       delivery: { status: 'not_sent' },
     });
     expect((await world.api(`/api/v1/acme/phone_verifications/${id}/verify`, { json: { code: '000000' } })).body.attempts_left).toBe(4);
-    expect((await world.api(`/api/v1/acme/phone_verifications/${id}/verify`, { json: { code: '424242' } })).body).toEqual({ verified: true });
+    expect((await world.api(`/api/v1/acme/phone_verifications/${id}/verify`, { json: { code: '424242' } })).body).toEqual({
+      verified: true,
+    });
     await outboxSettled(world.platform); // a test number queues nothing, so nothing is left to send
     expect(world.graph.requests).toHaveLength(0);
   });
@@ -115,7 +122,10 @@ describe('dev sender (local mode)', () => {
     const [message] = (await request(`${platform.url}/dev/outbox.json`)).body.messages;
     expect(message).toMatchObject({ to: number, verification_id: created.body.verification_id });
     const code = /\b(\d{6})\b/.exec(message.body)![1]!;
-    const verified = await request(`${platform.url}/api/v1/local/phone_verifications/${created.body.verification_id}/verify`, { token, json: { code } });
+    const verified = await request(`${platform.url}/api/v1/local/phone_verifications/${created.body.verification_id}/verify`, {
+      token,
+      json: { code },
+    });
     expect(verified.body).toEqual({ verified: true });
     const page = await request(`${platform.url}/dev/outbox`);
     expect(page.headers.get('content-type')).toContain('text/html');

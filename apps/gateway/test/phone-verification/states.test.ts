@@ -152,7 +152,11 @@ describe('unknown ids', () => {
     const id = (await create()).body.verification_id;
     await world.api('/cli/workspaces', { json: { slug: 'other' } });
     await world.api('/api/developer/v1/other/sender', { method: 'PUT', json: { kind: 'dev' } });
-    for (const res of [await verify('pv_nope', '123456'), await world.api(`/api/v1/other/phone_verifications/${id}/verify`, { json: { code: '123456' } }), await world.api(`/api/v1/other/phone_verifications/${id}`)]) {
+    for (const res of [
+      await verify('pv_nope', '123456'),
+      await world.api(`/api/v1/other/phone_verifications/${id}/verify`, { json: { code: '123456' } }),
+      await world.api(`/api/v1/other/phone_verifications/${id}`),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('verification_not_found');
     }

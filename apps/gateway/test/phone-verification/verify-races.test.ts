@@ -57,7 +57,8 @@ describe('verifies that arrive at once', () => {
       expect(view).toMatchObject({ status: 'blocked', attempts_left: 0 });
       expect(wrongs.map((answer) => answer.status)).toEqual([422, 422, 422, 422, 422]);
       expect(wrongs.map((answer) => answer.body.attempts_left).sort()).toEqual([0, 1, 2, 3, 4]);
-      for (const answer of rights) expect(answer.body).toMatchObject({ verified: false, attempts_left: 0, error: { code: 'verification_blocked' } });
+      for (const answer of rights)
+        expect(answer.body).toMatchObject({ verified: false, attempts_left: 0, error: { code: 'verification_blocked' } });
       expect(rights.map((answer) => answer.status)).toEqual([423, 423, 423]);
     }
   });

@@ -6,7 +6,13 @@ import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { type VerificationWorld, verificationWorld } from './setup.ts';
 
 const verifyToken = 'let-me-in-please-0xC0FFEE';
-const sender = { kind: 'whatsapp_cloud', phone_number_id: '1234567890', access_token: 't', template: 'otp_code', webhook_verify_token: verifyToken };
+const sender = {
+  kind: 'whatsapp_cloud',
+  phone_number_id: '1234567890',
+  access_token: 't',
+  template: 'otp_code',
+  webhook_verify_token: verifyToken,
+};
 
 let world: VerificationWorld | undefined;
 let restarted: TestPlatform | undefined;

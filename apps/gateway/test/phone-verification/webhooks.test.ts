@@ -19,7 +19,10 @@ const statusPayload = (id: string, status: string, errors?: unknown[]) =>
         changes: [
           {
             field: 'messages',
-            value: { messaging_product: 'whatsapp', statuses: [{ id, status, recipient_id: '56912345678', ...(errors ? { errors } : {}) }] },
+            value: {
+              messaging_product: 'whatsapp',
+              statuses: [{ id, status, recipient_id: '56912345678', ...(errors ? { errors } : {}) }],
+            },
           },
         ],
       },
@@ -91,10 +94,19 @@ describe('WhatsApp status webhooks', () => {
     world = await verificationWorld();
     await world.api('/api/developer/v1/acme/sender', {
       method: 'PUT',
-      json: { kind: 'whatsapp_cloud', phone_number_id: '1234567890', access_token: 't', template: 'otp_code', webhook_verify_token: 'let-me-in-please' },
+      json: {
+        kind: 'whatsapp_cloud',
+        phone_number_id: '1234567890',
+        access_token: 't',
+        template: 'otp_code',
+        webhook_verify_token: 'let-me-in-please',
+      },
     });
     const base = `${world.platform.url}/webhooks/whatsapp/acme?hub.mode=subscribe`;
-    expect(await request(`${base}&hub.verify_token=let-me-in-please&hub.challenge=1158201444`)).toMatchObject({ status: 200, body: '1158201444' });
+    expect(await request(`${base}&hub.verify_token=let-me-in-please&hub.challenge=1158201444`)).toMatchObject({
+      status: 200,
+      body: '1158201444',
+    });
     expect((await request(`${base}&hub.verify_token=nope&hub.challenge=1`)).status).toBe(403);
   });
 });
@@ -108,7 +120,12 @@ describe('Twilio status callbacks', () => {
 
     const [sent] = tw.twilio.requests;
     const callback = new URLSearchParams(sent!.body).get('StatusCallback')!;
-    const params = { MessageSid: providerId(tw.twilio), MessageStatus: 'delivered', AccountSid: twilioSender.account_sid, ChannelToAddress: number };
+    const params = {
+      MessageSid: providerId(tw.twilio),
+      MessageStatus: 'delivered',
+      AccountSid: twilioSender.account_sid,
+      ChannelToAddress: number,
+    };
     const post = (signature: string) =>
       request(callback, {
         method: 'POST',

@@ -45,7 +45,13 @@ export function anthropicProvider(model: string, settings: AnthropicSettings): M
         system: request.system,
         messages: toMessages(request.steps),
         ...(request.tools.length
-          ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema })) }
+          ? {
+              tools: request.tools.map((t) => ({
+                name: t.name,
+                description: t.description,
+                input_schema: t.parameters as Anthropic.Tool.InputSchema,
+              })),
+            }
           : {}),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       });

@@ -35,7 +35,12 @@ export function openAiProvider(model: string, settings: OpenAiSettings): ModelPr
         model,
         messages: toMessages(request.system, request.steps),
         ...(request.tools.length
-          ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })) }
+          ? {
+              tools: request.tools.map((t) => ({
+                type: 'function' as const,
+                function: { name: t.name, description: t.description, parameters: t.parameters },
+              })),
+            }
           : {}),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       });

@@ -8,7 +8,8 @@ const placeholder = /\{\{\s*([\w.]+)\s*\}\}/g;
 const fill = (template: string, values: Record<string, string>) => template.replace(placeholder, (_, key: string) => values[key] ?? '');
 
 /** Whether every placeholder of `template` has a value: a reply with a hole in it is never sent. */
-const fills = (template: string, values: Record<string, string>) => [...template.matchAll(placeholder)].every((m) => Object.hasOwn(values, m[1]!));
+const fills = (template: string, values: Record<string, string>) =>
+  [...template.matchAll(placeholder)].every((m) => Object.hasOwn(values, m[1]!));
 
 /**
  * What a tool's result offers a reply template: `tool.FIELD` for each field of the backend's JSON answer, or

@@ -31,7 +31,11 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
         return write(() => {
           const existing = versionByHash(version.workspaceId, version.contentHash);
           if (existing) return { version: toVersion(existing), created: false };
-          const last = db.select({ n: max(agentVersions.number) }).from(agentVersions).where(eq(agentVersions.workspaceId, version.workspaceId)).get();
+          const last = db
+            .select({ n: max(agentVersions.number) })
+            .from(agentVersions)
+            .where(eq(agentVersions.workspaceId, version.workspaceId))
+            .get();
           const row = { ...version, number: (last?.n ?? 0) + 1, files: JSON.stringify(version.files) };
           db.insert(agentVersions).values(row).run();
           return { version: toVersion(row), created: true };
@@ -47,7 +51,11 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
         });
       },
       async get(workspaceId, name) {
-        const row = db.select().from(environments).where(and(eq(environments.workspaceId, workspaceId), eq(environments.name, name))).get();
+        const row = db
+          .select()
+          .from(environments)
+          .where(and(eq(environments.workspaceId, workspaceId), eq(environments.name, name)))
+          .get();
         if (!row) return undefined;
         const version = row.versionId ? versionById(row.versionId) : undefined;
         return { name: row.name, version: version ? toVersion(version) : null, updatedAt: row.updatedAt };
@@ -96,7 +104,11 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
         await write(() => db.insert(chats).values(chat).run());
       },
       async get(workspaceId, id) {
-        return db.select().from(chats).where(and(eq(chats.id, id), eq(chats.workspaceId, workspaceId))).get();
+        return db
+          .select()
+          .from(chats)
+          .where(and(eq(chats.id, id), eq(chats.workspaceId, workspaceId)))
+          .get();
       },
       async inbox(workspaceId, limit) {
         return db
@@ -111,13 +123,18 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
         const row = db
           .select({ n: count() })
           .from(chats)
-          .where(and(eq(chats.workspaceId, workspaceId), eq(chats.replay, false), environment ? eq(chats.environment, environment) : undefined))
+          .where(
+            and(eq(chats.workspaceId, workspaceId), eq(chats.replay, false), environment ? eq(chats.environment, environment) : undefined),
+          )
           .get();
         return row?.n ?? 0;
       },
       async addMessages(messages) {
         await write(() => {
-          for (const m of messages) db.insert(chatMessages).values({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) }).run();
+          for (const m of messages)
+            db.insert(chatMessages)
+              .values({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) })
+              .run();
         });
       },
       async messages(chatId) {

@@ -106,7 +106,9 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
         );
       },
       async markFailed(id, error) {
-        await write(() => db.update(mailOutbox).set({ status: 'failed', lastError: error, bodySealed: null }).where(eq(mailOutbox.id, id)).run());
+        await write(() =>
+          db.update(mailOutbox).set({ status: 'failed', lastError: error, bodySealed: null }).where(eq(mailOutbox.id, id)).run(),
+        );
       },
     },
     devMails: {

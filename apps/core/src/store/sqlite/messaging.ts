@@ -59,7 +59,11 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .from(hourlySends)
     .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
     .prepare();
-  const senderOf = db.select().from(senders).where(eq(senders.workspaceId, p('workspaceId'))).prepare();
+  const senderOf = db
+    .select()
+    .from(senders)
+    .where(eq(senders.workspaceId, p('workspaceId')))
+    .prepare();
 
   const insertVerification = db.insert(phoneVerifications).values(placeholders(phoneVerifications)).prepare();
   const insertMessage = db.insert(messageOutbox).values(placeholders(messageOutbox)).prepare();
@@ -126,10 +130,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
   };
 
   /** Finishes a message (sent or given up on): its code is no longer kept, and its verification says so. */
-  const finish = (
-    id: string,
-    outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string },
-  ) =>
+  const finish = (id: string, outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string }) =>
     write(() => {
       const error = outcome.error ?? null;
       const message = finishMessage.get({
@@ -253,7 +254,10 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       async replace(workspaceId, numbers, at) {
         await write(() => {
           db.delete(testNumbers).where(eq(testNumbers.workspaceId, workspaceId)).run();
-          for (const number of numbers) db.insert(testNumbers).values({ ...number, workspaceId, createdAt: at }).run();
+          for (const number of numbers)
+            db.insert(testNumbers)
+              .values({ ...number, workspaceId, createdAt: at })
+              .run();
         });
       },
     },

@@ -126,10 +126,14 @@ export const messageOutbox = sqliteTable(
   // Partial indexes keep only the rows their queries look for: a sent message leaves the due index and a
   // queued one has no provider id yet, so each send and each delivery touches fewer B-trees.
   (t) => [
-    index('message_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('message_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
     index('message_outbox_number_idx').on(t.workspaceId, t.phoneNumber, t.createdAt),
     index('message_outbox_verification_idx').on(t.verificationId),
-    index('message_outbox_provider_idx').on(t.providerMessageId).where(sql`${t.providerMessageId} is not null`),
+    index('message_outbox_provider_idx')
+      .on(t.providerMessageId)
+      .where(sql`${t.providerMessageId} is not null`),
   ],
 );
 

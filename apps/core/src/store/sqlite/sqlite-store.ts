@@ -32,8 +32,16 @@ export function createSqliteStore(file: string): Store {
     .innerJoin(users, eq(users.id, developerTokens.userId))
     .where(and(eq(developerTokens.tokenHash, sql.placeholder('tokenHash')), isNull(developerTokens.revokedAt)))
     .prepare();
-  const userById = db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare();
-  const workspaceById = db.select(workspaceColumns).from(workspaces).where(eq(workspaces.id, sql.placeholder('id'))).prepare();
+  const userById = db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare();
+  const workspaceById = db
+    .select(workspaceColumns)
+    .from(workspaces)
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .prepare();
   const membershipBySlug = membershipQuery()
     .where(and(eq(workspaces.slug, sql.placeholder('slug')), eq(memberships.userId, sql.placeholder('userId'))))
     .prepare();

@@ -36,8 +36,12 @@ export const stylesheetPath = '/console.css';
 
 export function page(title: string, body: Html, nav?: { email: string; csrf: string }): string {
   const header = nav
-    ? html`<nav><a href="/">svc</a><a href="/tokens">Tokens</a><span class="muted">${nav.email}</span>
-<form method="post" action="/logout"><input type="hidden" name="csrf_token" value="${nav.csrf}"><button class="secondary">Sign out</button></form></nav>`
+    ? html`<nav>
+        <a href="/">svc</a><a href="/tokens">Tokens</a><span class="muted">${nav.email}</span>
+        <form method="post" action="/logout">
+          <input type="hidden" name="csrf_token" value="${nav.csrf}" /><button class="secondary">Sign out</button>
+        </form>
+      </nav>`
     : html``;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${escape(title)} · svc</title><link rel="stylesheet" href="${stylesheetPath}"></head>
