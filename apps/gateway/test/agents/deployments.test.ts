@@ -1,5 +1,6 @@
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import { atOnce } from '../at-once.ts';
+import { orderAgent } from './order-agent.ts';
 import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -8,26 +9,7 @@ let backend: FakeProvider;
 let token: string;
 const api = (path: string, init: Parameters<typeof request>[1] = {}) => request(`${platform.url}${path}`, { token, ...init });
 
-/** A workspace's repository: a scripted support agent whose tool calls the customer's backend with a secret. */
-const files = (reply = 'Order {{match.1}} is {{tool.status}}.') => ({
-  'svc.yaml': 'workspace: acme\n',
-  'agents/support/agent.yaml': `name: Support
-model: scripted
-tools:
-  - name: order_status
-    description: Order status
-    url: "${backend.url}/orders/{{args.id}}"
-    headers: { X-Api-Key: "{{secrets.SHOP_KEY}}" }
-scripted:
-  rules:
-    - when: "order ([\\\\w-]+)"
-      tool: order_status
-      args: { id: "{{match.1}}" }
-      reply: "${reply}"
-  fallback: Hello from support.
-`,
-  'agents/support/instructions.md': 'Help with orders.',
-});
+const files = (reply?: string) => orderAgent({ url: backend.url, headers: '{ X-Api-Key: "{{secrets.SHOP_KEY}}" }', reply });
 
 beforeEach(async () => {
   backend = await startFakeProvider((req) => ({ status: 200, body: { status: 'shipped', key_seen: req.headers['x-api-key'] } }));

@@ -1,6 +1,7 @@
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { orderAgent } from './order-agent.ts';
 
 let platform: TestPlatform;
 let backend: FakeProvider;
@@ -8,25 +9,11 @@ let token: string;
 const api = (path: string, init: Parameters<typeof request>[1] = {}) => request(`${platform.url}${path}`, { token, ...init });
 
 /** The demo's shape: the backend's address and its token are both secrets of the environment. */
-const files = {
-  'svc.yaml': 'workspace: acme\n',
-  'agents/support/agent.yaml': `name: Support
-model: scripted
-tools:
-  - name: order_status
-    description: Order status
-    url: "{{secrets.BACKEND_URL}}/orders/{{args.id}}"
-    headers: { Authorization: "Bearer {{secrets.BACKEND_TOKEN}}" }
-scripted:
-  rules:
-    - when: "order ([\\\\w-]+)"
-      tool: order_status
-      args: { id: "{{match.1}}" }
-      reply: "Order {{match.1}} is {{tool.status}}."
-  fallback: I can check an order for you.
-`,
-  'agents/support/instructions.md': 'Help with orders.',
-};
+const files = orderAgent({
+  url: '{{secrets.BACKEND_URL}}',
+  headers: '{ Authorization: "Bearer {{secrets.BACKEND_TOKEN}}" }',
+  fallback: 'I can check an order for you.',
+});
 
 beforeAll(async () => {
   backend = await startFakeProvider(() => ({ status: 200, body: { status: 'shipped' } }));

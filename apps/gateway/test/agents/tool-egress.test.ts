@@ -3,26 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { orderAgent } from './order-agent.ts';
 
 /** An agent whose tool calls wherever the environment's BACKEND_URL secret says. */
-const files = {
-  'svc.yaml': 'workspace: acme\n',
-  'agents/support/agent.yaml': `name: Support
-model: scripted
-tools:
-  - name: order_status
-    description: Order status
-    url: "{{secrets.BACKEND_URL}}/orders/{{args.id}}"
-scripted:
-  rules:
-    - when: "order ([\\\\w-]+)"
-      tool: order_status
-      args: { id: "{{match.1}}" }
-      reply: "Order {{match.1}} is {{tool.status}}."
-  fallback: Hello from support.
-`,
-  'agents/support/instructions.md': 'Help with orders.',
-};
+const files = orderAgent({ url: '{{secrets.BACKEND_URL}}' });
 
 interface World {
   platform: TestPlatform;
