@@ -32,6 +32,24 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       deliveryUpdatedAt: at(1),
       createdAt: at(1),
     });
+    const deviceAuthorization = () => ({
+      id: 'dev_1',
+      deviceCodeHash: 'h1',
+      userCode: 'BCDFGHJK',
+      status: 'pending' as const,
+      intervalSeconds: 5,
+      lastPolledAt: null,
+      expiresAt: at(15),
+      clientName: 'svc CLI',
+      clientHostname: null,
+      clientIp: null,
+      clientUserAgent: null,
+      email: null,
+      userId: null,
+      tokenId: null,
+      decidedAt: null,
+      createdAt: at(0),
+    });
     const message = (id: string, verificationId: string, minute: number) => ({
       id,
       workspaceId: 'ws_1',
@@ -102,24 +120,7 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     });
 
     it('decides a device authorization once and spends it once; uses a login link once', async () => {
-      const auth = {
-        id: 'dev_1',
-        deviceCodeHash: 'h1',
-        userCode: 'BCDFGHJK',
-        status: 'pending' as const,
-        intervalSeconds: 5,
-        lastPolledAt: null,
-        expiresAt: at(15),
-        clientName: 'svc CLI',
-        clientHostname: null,
-        clientIp: null,
-        clientUserAgent: null,
-        email: null,
-        userId: null,
-        tokenId: null,
-        decidedAt: null,
-        createdAt: at(0),
-      };
+      const auth = deviceAuthorization();
       await store.deviceAuthorizations.create(auth);
       expect(await store.deviceAuthorizations.spend('dev_1', 'tok_1')).toBe(false);
       expect(await store.deviceAuthorizations.decide('dev_1', 'approved', 'usr_1', at(1))).toBe(true);
@@ -209,24 +210,7 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     });
 
     it('answers a duplicate key with the domain error conflict, and keeps what was there', async () => {
-      const auth = {
-        id: 'dev_1',
-        deviceCodeHash: 'h1',
-        userCode: 'BCDFGHJK',
-        status: 'pending' as const,
-        intervalSeconds: 5,
-        lastPolledAt: null,
-        expiresAt: at(15),
-        clientName: 'svc CLI',
-        clientHostname: null,
-        clientIp: null,
-        clientUserAgent: null,
-        email: null,
-        userId: null,
-        tokenId: null,
-        decidedAt: null,
-        createdAt: at(0),
-      };
+      const auth = deviceAuthorization();
       const [first, sameUserCode] = await Promise.allSettled([
         store.deviceAuthorizations.create(auth),
         store.deviceAuthorizations.create({ ...auth, id: 'dev_2', deviceCodeHash: 'h2' }),
