@@ -11,6 +11,6 @@ export async function readStdin(): Promise<string> {
  */
 export async function readSecret(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) return (await readStdin()).replace(/\r?\n$/, '');
-  const { default: password } = await import('@inquirer/password');
-  return password({ message: prompt, mask: false }, { output: process.stderr });
+  const { read } = await import('read');
+  return read({ prompt: `${prompt}: `, silent: true, output: process.stderr });
 }

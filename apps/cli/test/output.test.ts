@@ -84,7 +84,7 @@ it('reads a secret typed at a terminal without echoing it', async () => {
     }
   });
   const code = await new Promise((resolve) => child.on('exit', resolve));
-  expect(code).toBe(0);
+  expect({ code, screen }).toMatchObject({ code: 0 });
   expect(screen).toContain('Set TYPED_KEY in preview.');
   expect(screen).not.toContain('hunter2-secret');
   const { identity, workspaces, deployments } = platform.core.services;
