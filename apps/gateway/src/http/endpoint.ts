@@ -29,8 +29,6 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
   auth: boolean;
   body?: B;
   params?: P;
-  /** Error codes of their own for some body fields, instead of `invalid_request`. */
-  fieldCodes?: Partial<Record<string, ErrorCode>>;
   /** The body may be left out (it then parses as `{}`). */
   bodyOptional?: boolean;
   /** Also accept an `application/x-www-form-urlencoded` body (OAuth clients send one). */
