@@ -57,7 +57,13 @@ export const environmentList = z
   .object({ environments: z.array(z.object({ name: z.string(), version: versionView.nullable(), updated_at: z.iso.datetime() })) })
   .meta({ id: 'EnvironmentList' });
 
-export const publishInput = z.object({ from: environmentName.default('preview') }).meta({ id: 'Publish' });
+export const publishInput = z
+  .object({
+    from: environmentName
+      .refine((name) => name !== 'live', 'live cannot be published to itself: publish from another environment, such as preview')
+      .default('preview'),
+  })
+  .meta({ id: 'Publish' });
 
 export const secretName = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an UPPER_SNAKE_CASE name');
 export const secretValueInput = z.object({ value: z.string().min(1).max(10_000) }).meta({ id: 'SecretValue' });

@@ -36,6 +36,13 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
     return [...new Set(bundle.agents.flatMap((a) => secretsOfAgent(a.manifest)))].filter((name) => !present.has(name)).sort();
   }
 
+  /** Secrets belong to an environment that exists: one set for a misspelt name would never be used. */
+  async function requireEnvironment(workspaceId: string, environment: string): Promise<void> {
+    if (!(await store.environments.get(workspaceId, environment))) {
+      throw new DomainError('environment_not_found', `no environment "${environment}": deploy to it first (svc push --env ${environment})`);
+    }
+  }
+
   return {
     view,
 
@@ -94,10 +101,12 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
     },
 
     async setSecret(workspaceId: string, environment: string, name: string, value: string): Promise<void> {
+      await requireEnvironment(workspaceId, environment);
       await store.secrets.put(workspaceId, environment, name, keyring.encrypt(value), clock().toISOString());
     },
 
     async listSecrets(workspaceId: string, environment: string) {
+      await requireEnvironment(workspaceId, environment);
       const secrets = await store.secrets.list(workspaceId, environment);
       return { secrets: secrets.map((s) => ({ name: s.name, updated_at: s.updatedAt })) };
     },

@@ -85,7 +85,7 @@ export const agentEndpoints = [
     body: secretValueInput,
     status: 204,
     response: { description: 'Stored' },
-    errors: ['workspace_not_found', 'forbidden'],
+    errors: ['workspace_not_found', 'forbidden', 'environment_not_found'],
     handle: ({ core, caller, params, body }) => core.agents.setSecret.mutate({ ...params, value: body.value }, caller),
   }),
   endpoint({
@@ -98,7 +98,7 @@ export const agentEndpoints = [
     params: environmentPath,
     status: 200,
     response: { description: 'The secret names', schema: secretList },
-    errors: ['workspace_not_found'],
+    errors: ['workspace_not_found', 'environment_not_found'],
     handle: ({ core, caller, params }) => core.agents.secrets.query(params, caller),
   }),
   endpoint({
