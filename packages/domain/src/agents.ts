@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayText } from './display-text.ts';
+import { nextCursor } from './pagination.ts';
 
 /** `feat/Refund-Flow` → `feat-refund-flow`: the environment a branch deploys to. */
 export function environmentForBranch(branch: string | undefined): string {
@@ -41,6 +42,10 @@ export const versionView = z
   })
   .meta({ id: 'AgentVersion' });
 export type VersionView = z.infer<typeof versionView>;
+
+export const versionList = z
+  .object({ versions: z.array(versionView).meta({ description: 'Newest first' }), next_cursor: nextCursor })
+  .meta({ id: 'AgentVersionList' });
 
 export const deploymentResult = z
   .object({

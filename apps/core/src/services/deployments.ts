@@ -1,9 +1,11 @@
 import { type Bundle, contentHash, isBundleFile, ManifestError, parseBundle, secretsOfAgent } from '@svc/agent-runtime';
-import { DomainError, type PushInput, type VersionView } from '@svc/domain';
+import { DomainError, type PageQuery, type PushInput, type VersionView } from '@svc/domain';
+import { z } from 'zod';
 import type { AgentVersion } from '../store/agents-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
+import { nextCursorOf, pageRequest } from './pages.ts';
 import type { Keyring } from './secrets.ts';
 
 export const liveEnvironment = 'live';
@@ -89,6 +91,15 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
       await store.environments.deploy(workspace.id, liveEnvironment, source.version.id, clock().toISOString());
       const missing_secrets = await missingSecrets(workspace.id, liveEnvironment, parseBundle(source.version.files));
       return { environment: liveEnvironment, version: await view(source.version), created: false, missing_secrets };
+    },
+
+    /** The workspace's versions, a page at a time, newest first. */
+    async versions(workspaceId: string, query: PageQuery) {
+      const page = await store.versions.list(workspaceId, pageRequest(query, z.number().int().positive()));
+      return {
+        versions: await Promise.all(page.items.map(view)),
+        next_cursor: nextCursorOf(page, (version) => ({ key: version.number, id: version.id })),
+      };
     },
 
     async environments(workspaceId: string) {
