@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
 import { describePageStoreContract } from './store-contract-pages.ts';
+import { describeRetentionStoreContract } from './store-contract-retention.ts';
 import { describeStoreContract } from './store-contract.ts';
 import { describeSenderStoreContract } from './store-contract-senders.ts';
 import { tempDir } from './temp-dir.ts';
@@ -18,6 +19,7 @@ describeStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeSenderStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describePageStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
