@@ -87,6 +87,18 @@ describe('svc push, envs, publish', () => {
     expect(list.stdout).toMatch(/^NAME\s+UPDATED\nBACKEND_TOKEN\s+\d{4}-/);
     expect(list.stdout).not.toContain('tok-from-stdin');
   });
+
+  it('refuses secrets of an environment that does not exist, and publishing live to itself', async () => {
+    const set = await runSvc(['secrets', 'set', 'BACKEND_TOKEN', '--env', 'lvie'], env, 'tok\n', repo);
+    expect(set).toMatchObject({ code: 1, stdout: '' });
+    expect(set.stderr).toMatch(/^svc: no environment "lvie".*\(environment_not_found\)\n$/);
+    const list = await runSvc(['secrets', 'list', '--env', 'lvie'], env, undefined, repo);
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain('(environment_not_found)');
+    const published = await runSvc(['publish', '--from', 'live'], env, undefined, repo);
+    expect(published.code).toBe(1);
+    expect(published.stderr).toMatch(/^svc: from: live cannot be published to itself.*\(invalid_request\)\n$/);
+  });
 });
 
 it('finds no workspace outside a repository without --workspace', async () => {

@@ -50,6 +50,7 @@ export async function startCore({
   }
   services.delivery.start();
   services.mailer.loop.start();
+  services.retention.start();
   const { server, closeChannels } = createCoreServer(services, secretKey, log);
   const boundPort = await listen(server, port, host, 'CORE_PORT');
   services.toolEgress.platformPorts.add(boundPort);
@@ -63,6 +64,7 @@ export async function startCore({
         await closeServer(server);
         await services.delivery.stop();
         await services.mailer.loop.stop();
+        await services.retention.stop();
         store.close();
       })();
       return stopped;

@@ -31,6 +31,19 @@ export interface CoreConfig {
     /** The gateway's port on this host: refused to tool calls like core's own. */
     gatewayPort?: number;
   };
+  /**
+   * How long records that have served their purpose are kept before the retention job deletes them, and how often
+   * it runs. A pending message or mail is never deleted, whatever its age.
+   */
+  retention: {
+    intervalMs: number;
+    /** Device authorizations and sign-in links, after they expire (their page can still say "expired" meanwhile). */
+    afterExpiryMs: number;
+    /** Outbox messages and mails that were sent, failed or superseded, after they were queued. */
+    finishedDeliveriesMs: number;
+    /** The newest messages and mails the dev outbox and mailbox keep. */
+    devItemsKept: number;
+  };
   /** Local mode: the demo agent's backend, which the seed points the demo's secrets at. */
   demoBackend?: { url: string; token: string };
 }
@@ -44,4 +57,5 @@ export const defaultConfig: CoreConfig = {
   mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' },
   models: {},
   toolEgress: { allowPrivateNetworks: false },
+  retention: { intervalMs: 3_600_000, afterExpiryMs: 86_400_000, finishedDeliveriesMs: 7 * 86_400_000, devItemsKept: 1000 },
 };

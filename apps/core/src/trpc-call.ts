@@ -1,11 +1,14 @@
+import { invalidRequest } from '@svc/domain';
 import type { AnyRouter } from '@trpc/server';
 import {
   callProcedure,
   getErrorShape,
   getHTTPStatusCodeFromError,
+  getProcedureAtPath,
   getTRPCErrorFromUnknown,
-  type TRPCError,
+  TRPCError,
 } from '@trpc/server/unstable-core-do-not-import';
+import { ZodError, type z } from 'zod';
 
 export type CallType = 'query' | 'mutation';
 
@@ -22,6 +25,19 @@ export interface Answered {
 export interface CallOptions<TRouter extends AnyRouter> {
   router: TRouter;
   onError?: (error: TRPCError, path: string) => void;
+}
+
+/**
+ * A schema violation of a procedure's input, answered with the code the field's schema registers
+ * (`invalid_phone_number`), as the gateway answers it: the procedure's input schemas say which field is which.
+ */
+async function explainInputError(error: TRPCError, router: AnyRouter, path: string): Promise<TRPCError> {
+  if (!(error.cause instanceof ZodError)) return error;
+  const procedure = await getProcedureAtPath(router, path).catch(() => null);
+  const inputs = ((procedure?._def as { inputs?: unknown[] } | undefined)?.inputs ?? []).filter(
+    (input): input is z.ZodType => input instanceof Object && '_zod' in input,
+  );
+  return new TRPCError({ code: error.code, message: error.message, cause: invalidRequest(error.cause, 'input', inputs) });
 }
 
 /**
@@ -49,7 +65,7 @@ export function createCaller<TRouter extends AnyRouter>({ router, onError }: Cal
       // Serialised here, so that a result JSON cannot carry is answered as the fault it is, not lost.
       return { status: 200, body: JSON.stringify({ result: { data } } satisfies CallAnswer) };
     } catch (cause) {
-      const error = getTRPCErrorFromUnknown(cause);
+      const error = await explainInputError(getTRPCErrorFromUnknown(cause), router, path);
       onError?.(error, path);
       const answer: CallAnswer = { error: getErrorShape({ config, error, type, path, input, ctx }) };
       return { status: getHTTPStatusCodeFromError(error), body: JSON.stringify(answer) };

@@ -43,7 +43,7 @@ describe('developer tokens', () => {
     expect(principal?.token.lastUsedAt).toBe('2026-03-01T12:00:00.000Z');
     advance(5 * 60_000);
     await services.identity.authenticate(`bearer ${token}`);
-    expect((await services.identity.listTokens(user.id))[0]?.lastUsedAt).toBe('2026-03-01T12:05:00.000Z');
+    expect((await services.identity.listTokens(user.id, { limit: 50 })).tokens[0]?.lastUsedAt).toBe('2026-03-01T12:05:00.000Z');
     await services.identity.revokeToken(user.id, record.id);
     expect(await services.identity.authenticate(`Bearer ${token}`)).toBeUndefined();
   });

@@ -7,6 +7,8 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
+import { describePageStoreContract } from './store-contract-pages.ts';
+import { describeRetentionStoreContract } from './store-contract-retention.ts';
 import { describeStoreContract } from './store-contract.ts';
 import { describeSenderStoreContract } from './store-contract-senders.ts';
 import { tempDir } from './temp-dir.ts';
@@ -16,6 +18,8 @@ const tempFile = () => join(tempDir(), 'svc.db');
 describeStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeSenderStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describePageStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();

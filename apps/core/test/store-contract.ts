@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/store.ts';
 
+const firstPage = { limit: 50 };
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
 /**
@@ -64,12 +65,37 @@ export function describeStoreContract(name: string, open: () => Store): void {
         user: { email: 'ada@example.com' },
       });
       await store.developerTokens.markUsed('tok_1', at(6));
-      expect((await store.developerTokens.listForUser(ada.id))[0]?.lastUsedAt).toBe(at(6));
+      expect((await store.developerTokens.listForUser(ada.id, firstPage)).items[0]?.lastUsedAt).toBe(at(6));
       expect(await store.developerTokens.revoke('tok_1', 'usr_other', at(7))).toBe(false);
       expect(await store.developerTokens.revoke('tok_1', ada.id, at(7))).toBe(true);
       expect(await store.developerTokens.revoke('tok_1', ada.id, at(8))).toBe(false);
       expect(await store.developerTokens.findActiveByHash(token.tokenHash)).toBeUndefined();
-      expect(await store.developerTokens.listForUser(ada.id)).toEqual([]);
+      expect(await store.developerTokens.listForUser(ada.id, firstPage)).toEqual({ items: [], more: false });
+    });
+
+    it('pages through tokens oldest first, after the last one seen, ties broken by id, revoked ones left out', async () => {
+      await store.users.create(ada);
+      const ids = ['tok_a', 'tok_c', 'tok_b', 'tok_d', 'tok_e'];
+      for (const [i, id] of ids.entries()) {
+        // Two tokens share each creation time: the id orders them.
+        await store.developerTokens.create({
+          id,
+          userId: ada.id,
+          name: id,
+          tokenHash: id.padEnd(64, '0'),
+          createdAt: at(Math.floor(i / 2)),
+        });
+      }
+      await store.developerTokens.revoke('tok_d', ada.id, at(9));
+      const first = await store.developerTokens.listForUser(ada.id, { limit: 2 });
+      expect([first.items.map((t) => t.id), first.more]).toEqual([['tok_a', 'tok_c'], true]);
+      const last = first.items[1]!;
+      // A token created meanwhile comes after every earlier one, on a later page: no page shifts.
+      await store.developerTokens.create({ id: 'tok_0', userId: ada.id, name: 'new', tokenHash: 'f'.repeat(64), createdAt: at(8) });
+      const second = await store.developerTokens.listForUser(ada.id, { limit: 2, after: { key: last.createdAt, id: last.id } });
+      expect([second.items.map((t) => t.id), second.more]).toEqual([['tok_b', 'tok_e'], true]);
+      const third = await store.developerTokens.listForUser(ada.id, { limit: 2, after: { key: at(2), id: 'tok_e' } });
+      expect([third.items.map((t) => t.id), third.more]).toEqual([['tok_0'], false]);
     });
 
     it('creates one user for an email however many creates run at once, each answered with that user', async () => {
@@ -104,7 +130,7 @@ export function describeStoreContract(name: string, open: () => Store): void {
       for (const clash of [sameHash, sameId]) {
         expect(clash).toMatchObject({ status: 'rejected', reason: { name: 'DomainError', code: 'conflict', status: 409 } });
       }
-      expect((await store.developerTokens.listForUser(ada.id)).map((t) => t.name)).toEqual(['laptop']);
+      expect((await store.developerTokens.listForUser(ada.id, firstPage)).items.map((t) => t.name)).toEqual(['laptop']);
     });
   });
 }

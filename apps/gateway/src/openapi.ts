@@ -8,7 +8,7 @@ const commonErrors: ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'un
 function errorResponses(ep: Endpoint): ZodOpenApiOperationObject['responses'] {
   const codes = new Set<ErrorCode>([...ep.errors, ...(ep.auth ? (['unauthorized'] as const) : [])]);
   if (ep.body) for (const code of [...commonErrors, 'invalid_request' as const]) codes.add(code);
-  if (ep.params) codes.add('invalid_request');
+  if (ep.params || ep.query) codes.add('invalid_request');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   return Object.fromEntries(
@@ -28,7 +28,7 @@ function operation(ep: Endpoint): ZodOpenApiOperationObject {
     summary: ep.summary,
     tags: ep.tags,
     security: ep.auth ? [{ bearer: [] }] : [],
-    ...(ep.params ? { requestParams: { path: ep.params } } : {}),
+    ...(ep.params || ep.query ? { requestParams: { ...(ep.params && { path: ep.params }), ...(ep.query && { query: ep.query }) } } : {}),
     ...(ep.body ? { requestBody: { required: true, content: { 'application/json': { schema: ep.body } } } } : {}),
     responses: {
       [String(ep.status)]: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayText } from './display-text.ts';
+import { nextCursor } from './pagination.ts';
 
 /** `feat/Refund-Flow` → `feat-refund-flow`: the environment a branch deploys to. */
 export function environmentForBranch(branch: string | undefined): string {
@@ -42,6 +43,10 @@ export const versionView = z
   .meta({ id: 'AgentVersion' });
 export type VersionView = z.infer<typeof versionView>;
 
+export const versionList = z
+  .object({ versions: z.array(versionView).meta({ description: 'Newest first' }), next_cursor: nextCursor })
+  .meta({ id: 'AgentVersionList' });
+
 export const deploymentResult = z
   .object({
     environment: z.string(),
@@ -57,7 +62,13 @@ export const environmentList = z
   .object({ environments: z.array(z.object({ name: z.string(), version: versionView.nullable(), updated_at: z.iso.datetime() })) })
   .meta({ id: 'EnvironmentList' });
 
-export const publishInput = z.object({ from: environmentName.default('preview') }).meta({ id: 'Publish' });
+export const publishInput = z
+  .object({
+    from: environmentName
+      .refine((name) => name !== 'live', 'live cannot be published to itself: publish from another environment, such as preview')
+      .default('preview'),
+  })
+  .meta({ id: 'Publish' });
 
 export const secretName = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an UPPER_SNAKE_CASE name');
 export const secretValueInput = z.object({ value: z.string().min(1).max(10_000) }).meta({ id: 'SecretValue' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayText } from './display-text.ts';
+import { nextCursor } from './pagination.ts';
 
 /** RFC 8628 choices (architecture.md, "Device authorization"). */
 export const userCodeAlphabet = 'BCDFGHJKLMNPQRSTVWXZ';
@@ -67,5 +68,7 @@ export const developerTokenView = z
     current: z.boolean().meta({ description: 'Whether this is the token making the request' }),
   })
   .meta({ id: 'DeveloperToken' });
-export const developerTokenList = z.object({ tokens: z.array(developerTokenView) }).meta({ id: 'DeveloperTokenList' });
+export const developerTokenList = z
+  .object({ tokens: z.array(developerTokenView).meta({ description: 'Oldest first' }), next_cursor: nextCursor })
+  .meta({ id: 'DeveloperTokenList' });
 export type DeveloperTokenView = z.infer<typeof developerTokenView>;

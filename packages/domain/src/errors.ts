@@ -118,12 +118,58 @@ export interface WireError extends DomainErrorOptions {
 }
 
 /**
- * A schema violation as a client sees it: `invalid_request` naming the first field at fault, or the
- * field's own code where one is given (`{ phone_number: 'invalid_phone_number' }`).
+ * Field schemas whose violations have an error code of their own instead of `invalid_request`
+ * (a phone number's is `invalid_phone_number`), so every client of these schemas answers the same code. A registry
+ * of its own, not `.meta()`, keeps the codes out of the OpenAPI document's JSON Schemas.
  */
-export function invalidRequest(error: z.ZodError, root = 'body', fieldCodes: Partial<Record<string, ErrorCode>> = {}): DomainError {
+export const fieldErrorCodes = z.registry<{ code: ErrorCode }>();
+
+/** What `invalidRequest` reads of a schema: zod's definition, looked through wrappers to the field at a path. */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  element?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+}
+
+const defOf = (schema: z.core.$ZodType) => schema._zod.def as unknown as SchemaDef;
+
+/** The code registered for the field at `path` of `schema`, looking through optional, default, pipes and the like. */
+function fieldCode(schema: z.core.$ZodType | undefined, path: readonly PropertyKey[]): ErrorCode | undefined {
+  let depth = 0;
+  while (schema) {
+    if (depth === path.length) {
+      const own = fieldErrorCodes.get(schema)?.code;
+      if (own) return own;
+    }
+    const def = defOf(schema);
+    const key = path[depth];
+    if (def.innerType) schema = def.innerType;
+    else if (def.type === 'pipe') schema = def.in;
+    else if (depth === path.length) return undefined;
+    else {
+      depth += 1;
+      if (def.type === 'object' && typeof key === 'string' && def.shape && Object.hasOwn(def.shape, key)) schema = def.shape[key];
+      else if (def.type === 'array') schema = def.element;
+      else if (def.type === 'record') schema = def.valueType;
+      else return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A schema violation as a client sees it: `invalid_request` naming the first field at fault, or the code that
+ * field's schema registers in `fieldErrorCodes`. `schemas` are those the input was checked against (a tRPC
+ * procedure checks several in turn).
+ */
+export function invalidRequest(error: z.ZodError, root = 'body', schemas: z.core.$ZodType | readonly z.core.$ZodType[] = []): DomainError {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : root;
   const message = issue ? `${field}: ${issue.message}` : `${root} is invalid`;
-  return new DomainError(fieldCodes[field] ?? 'invalid_request', message, { field });
+  const candidates = Array.isArray(schemas) ? schemas : [schemas as z.core.$ZodType];
+  const code = issue && issue.path.length > 0 ? candidates.map((schema) => fieldCode(schema, issue.path)).find(Boolean) : undefined;
+  return new DomainError(code ?? 'invalid_request', message, { field });
 }

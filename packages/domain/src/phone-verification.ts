@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
+import { fieldErrorCodes } from './errors.ts';
 
 /** Failed attempts, in total across resends, that block a verification (spec section 8). */
 export const maxFailedAttempts = 5;
@@ -11,13 +12,15 @@ export const phoneNumber = z
   .refine((value) => /^\+[1-9]\d{6,14}$/.test(value) && parsePhoneNumberFromString(value)?.isValid() === true, {
     message: 'expected a valid phone number in E.164 format, such as +56912345678',
   })
-  .meta({ example: '+56912345678', description: 'E.164: a leading +, the country code and the number' });
+  .meta({ example: '+56912345678', description: 'E.164: a leading +, the country code and the number' })
+  .register(fieldErrorCodes, { code: 'invalid_phone_number' });
 
 /** A one-time code as typed: 4 to 10 digits. */
 export const otpCode = z
   .string()
   .regex(/^\d{4,10}$/, 'expected 4 to 10 digits')
-  .meta({ example: '123456' });
+  .meta({ example: '123456' })
+  .register(fieldErrorCodes, { code: 'invalid_code' });
 
 export const createVerificationInput = z.object({ phone_number: phoneNumber }).meta({ id: 'CreatePhoneVerification' });
 export type CreateVerificationInput = z.infer<typeof createVerificationInput>;

@@ -1,4 +1,4 @@
-import { createChatInput, environmentName, publishInput, pushInput, secretName, sendMessageInput } from '@svc/domain';
+import { createChatInput, environmentName, pageQuery, publishInput, pushInput, secretName, sendMessageInput } from '@svc/domain';
 import { z } from 'zod';
 import { requireRole, router, workspaceProcedure } from '../trpc.ts';
 
@@ -17,6 +17,8 @@ export const agentsRouter = router({
   }),
 
   environments: workspaceProcedure.query(({ ctx }) => ctx.services.deployments.environments(ctx.membership.id)),
+
+  versions: workspaceProcedure.input(pageQuery).query(({ ctx, input }) => ctx.services.deployments.versions(ctx.membership.id, input)),
 
   setSecret: workspaceProcedure
     .input(z.object({ environment: environmentName, name: secretName, value: z.string().min(1).max(10_000) }))
@@ -37,7 +39,7 @@ export const chatsRouter = router({
     .input(sendMessageInput.extend({ chat_id: z.string().max(100) }))
     .mutation(({ ctx, input }) => ctx.services.chats.send(ctx.membership.id, input.chat_id, input.text)),
 
-  inbox: workspaceProcedure.query(({ ctx }) => ctx.services.chats.inbox(ctx.membership.id)),
+  inbox: workspaceProcedure.input(pageQuery).query(({ ctx, input }) => ctx.services.chats.inbox(ctx.membership.id, input)),
 
   get: workspaceProcedure
     .input(z.object({ chat_id: z.string().max(100) }))

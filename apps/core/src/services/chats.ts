@@ -1,10 +1,12 @@
 import { AgentRunner, AgentRunnerCache, type EgressRules, parseBundle, type ProviderSettings } from '@svc/agent-runtime';
-import { DomainError } from '@svc/domain';
+import { DomainError, type PageQuery } from '@svc/domain';
+import { z } from 'zod';
 import type { Chat } from '../store/agents-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import type { DeploymentService } from './deployments.ts';
 import { newId } from './ids.ts';
+import { nextCursorOf, pageRequest } from './pages.ts';
 
 export interface NewChat {
   agent: string;
@@ -92,11 +94,13 @@ export function createChatService(
       };
     },
 
-    async inbox(workspaceId: string) {
-      const chats = await store.chats.inbox(workspaceId, 100);
+    /** The inbox, a page at a time, newest first. */
+    async inbox(workspaceId: string, query: PageQuery) {
+      const page = await store.chats.inbox(workspaceId, pageRequest(query, z.iso.datetime()));
       return {
         conversations: await store.chats.countConversations(workspaceId),
-        chats: chats.map(toChatView),
+        chats: page.items.map(toChatView),
+        next_cursor: nextCursorOf(page, (chat) => ({ key: chat.createdAt, id: chat.id })),
       };
     },
   };

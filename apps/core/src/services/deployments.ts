@@ -1,9 +1,11 @@
 import { type Bundle, contentHash, isBundleFile, ManifestError, parseBundle, secretsOfAgent } from '@svc/agent-runtime';
-import { DomainError, type PushInput, type VersionView } from '@svc/domain';
+import { DomainError, type PageQuery, type PushInput, type VersionView } from '@svc/domain';
+import { z } from 'zod';
 import type { AgentVersion } from '../store/agents-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
+import { nextCursorOf, pageRequest } from './pages.ts';
 import type { Keyring } from './secrets.ts';
 
 export const liveEnvironment = 'live';
@@ -34,6 +36,13 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
   async function missingSecrets(workspaceId: string, environment: string, bundle: Bundle): Promise<string[]> {
     const present = new Set((await store.secrets.list(workspaceId, environment)).map((s) => s.name));
     return [...new Set(bundle.agents.flatMap((a) => secretsOfAgent(a.manifest)))].filter((name) => !present.has(name)).sort();
+  }
+
+  /** Secrets belong to an environment that exists: one set for a misspelt name would never be used. */
+  async function requireEnvironment(workspaceId: string, environment: string): Promise<void> {
+    if (!(await store.environments.get(workspaceId, environment))) {
+      throw new DomainError('environment_not_found', `no environment "${environment}": deploy to it first (svc push --env ${environment})`);
+    }
   }
 
   return {
@@ -84,6 +93,15 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
       return { environment: liveEnvironment, version: await view(source.version), created: false, missing_secrets };
     },
 
+    /** The workspace's versions, a page at a time, newest first. */
+    async versions(workspaceId: string, query: PageQuery) {
+      const page = await store.versions.list(workspaceId, pageRequest(query, z.number().int().positive()));
+      return {
+        versions: await Promise.all(page.items.map(view)),
+        next_cursor: nextCursorOf(page, (version) => ({ key: version.number, id: version.id })),
+      };
+    },
+
     async environments(workspaceId: string) {
       const list = await store.environments.list(workspaceId);
       return {
@@ -94,10 +112,12 @@ export function createDeploymentService(store: Store, keyring: Keyring, clock: C
     },
 
     async setSecret(workspaceId: string, environment: string, name: string, value: string): Promise<void> {
+      await requireEnvironment(workspaceId, environment);
       await store.secrets.put(workspaceId, environment, name, keyring.encrypt(value), clock().toISOString());
     },
 
     async listSecrets(workspaceId: string, environment: string) {
+      await requireEnvironment(workspaceId, environment);
       const secrets = await store.secrets.list(workspaceId, environment);
       return { secrets: secrets.map((s) => ({ name: s.name, updated_at: s.updatedAt })) };
     },

@@ -70,8 +70,9 @@ export function createIdempotency(store: Store, clock: Clock) {
       return withLock(`${scope.workspaceId}\u0000${scope.operation}\u0000${key}`, () => runOnce({ ...scope, key }, run));
     },
 
-    purgeExpired(): Promise<void> {
-      return store.idempotency.purge(new Date(clock().getTime() - keyLifetimeMs).toISOString());
+    /** The moment before which stored answers are of no more use: retries are answered from them for 24 hours. */
+    expiredBefore(): string {
+      return new Date(clock().getTime() - keyLifetimeMs).toISOString();
     },
   };
 }

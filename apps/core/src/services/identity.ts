@@ -1,7 +1,9 @@
-import { DomainError, tokenPrefix } from '@svc/domain';
+import { DomainError, type PageQuery, tokenPrefix } from '@svc/domain';
+import { z } from 'zod';
 import type { DeveloperToken, Store, User } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
 import { newId } from './ids.ts';
+import { nextCursorOf, pageRequest } from './pages.ts';
 import { digestsEqual, generateSecret, sha256 } from './secrets.ts';
 
 export interface Principal {
@@ -73,8 +75,10 @@ export function createIdentityService(store: Store, clock: Clock) {
       return { user, token };
     },
 
-    listTokens(userId: string): Promise<DeveloperToken[]> {
-      return store.developerTokens.listForUser(userId);
+    /** The user's active tokens, a page at a time, oldest first. */
+    async listTokens(userId: string, query: PageQuery): Promise<{ tokens: DeveloperToken[]; next_cursor: string | null }> {
+      const page = await store.developerTokens.listForUser(userId, pageRequest(query, z.iso.datetime()));
+      return { tokens: page.items, next_cursor: nextCursorOf(page, (token) => ({ key: token.createdAt, id: token.id })) };
     },
 
     async revokeToken(userId: string, tokenId: string): Promise<void> {

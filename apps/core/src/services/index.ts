@@ -14,6 +14,7 @@ import { createLoginLinkService } from './login-links.ts';
 import { createMailer } from './mail.ts';
 import { createProviderWebhooks } from './provider-webhooks.ts';
 import { createRateLimits } from './rate-limits.ts';
+import { createRetention } from './retention.ts';
 import { Keyring } from './secrets.ts';
 import { createSenderService } from './senders.ts';
 import { createSessionService } from './sessions.ts';
@@ -47,6 +48,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
   const rateLimits = createRateLimits();
   const loginLinks = createLoginLinkService({ store, identity, sessions, mailer, rateLimits, config, clock });
   const deployments = createDeploymentService(store, keyring, clock);
+  const idempotency = createIdempotency(store, clock);
   const toolEgress: EgressRules & { platformPorts: Set<number> } = {
     allowPrivateNetworks: config.toolEgress.allowPrivateNetworks,
     platformPorts: new Set(config.toolEgress.gatewayPort === undefined ? [] : [config.toolEgress.gatewayPort]),
@@ -67,7 +69,8 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     workspaces: createWorkspaceService(store, clock),
     senders,
     verifications: createVerificationService({ store, keyring, senders, config, clock, onQueued: () => void delivery.kick() }),
-    idempotency: createIdempotency(store, clock),
+    idempotency,
+    retention: createRetention({ store, idempotency, config, clock, log }),
     webhooks: createProviderWebhooks(store, senders, clock),
     delivery,
   };

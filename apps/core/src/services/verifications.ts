@@ -174,7 +174,9 @@ export function createVerificationService({ store, keyring, senders, config, clo
       const attemptsLeft = Math.max(0, maxFailedAttempts - after.failedAttempts);
       throw new DomainError(
         'incorrect_code',
-        attemptsLeft > 0 ? `wrong code; ${attemptsLeft} attempts left` : 'wrong code; the verification is now blocked',
+        attemptsLeft > 0
+          ? `wrong code; ${attemptsLeft} ${attemptsLeft === 1 ? 'attempt' : 'attempts'} left`
+          : 'wrong code; the verification is now blocked',
         { details: { verified: false, attempts_left: attemptsLeft } },
       );
     },

@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from './page.ts';
+
 export interface AgentVersion {
   id: string;
   workspaceId: string;
@@ -45,6 +47,8 @@ export interface AgentsStore {
      * content hash (made before or at the same time): then that one, with `created: false`.
      */
     create(version: Omit<AgentVersion, 'number'>): Promise<{ version: AgentVersion; created: boolean }>;
+    /** The workspace's versions, newest (highest number) first; the page's key is the version number. */
+    list(workspaceId: string, page: PageRequest<number>): Promise<Page<AgentVersion>>;
   };
   environments: {
     list(workspaceId: string): Promise<Environment[]>;
@@ -60,8 +64,8 @@ export interface AgentsStore {
   chats: {
     create(chat: Chat): Promise<void>;
     get(workspaceId: string, id: string): Promise<Chat | undefined>;
-    /** The inbox: chats that are not replays, newest first. */
-    inbox(workspaceId: string, limit: number): Promise<Chat[]>;
+    /** The inbox: chats that are not replays, newest first; the page's key is the creation time. */
+    inbox(workspaceId: string, page: PageRequest<string>): Promise<Page<Chat>>;
     countConversations(workspaceId: string, environment?: string): Promise<number>;
     addMessages(messages: ChatMessage[]): Promise<void>;
     messages(chatId: string): Promise<ChatMessage[]>;

@@ -71,11 +71,15 @@ export interface AuthStore {
     decide(id: string, status: 'approved' | 'denied', userId: string, at: string): Promise<boolean>;
     /** Marks an approved authorization spent with the token it produced; false when it was not approved. */
     spend(id: string, tokenId: string): Promise<boolean>;
+    /** Deletes at most `limit` authorizations that expired before `before`; answers how many. */
+    purgeExpired(before: string, limit: number): Promise<number>;
   };
   sessions: {
     create(session: SessionRecord): Promise<void>;
     findByTokenHash(hash: string, now: string): Promise<SessionRecord | undefined>;
     delete(tokenHash: string): Promise<void>;
+    /** Deletes at most `limit` sessions that expired at or before `before`; answers how many. */
+    purgeExpired(before: string, limit: number): Promise<number>;
   };
   loginLinks: {
     /** Inserts the link and its mail in one transaction. */
@@ -83,15 +87,21 @@ export interface AuthStore {
     findByTokenHash(hash: string): Promise<LoginLinkRecord | undefined>;
     /** Marks an unused link used; false when it was used already. */
     use(id: string, at: string): Promise<boolean>;
+    /** Deletes at most `limit` links that expired before `before`; answers how many. */
+    purgeExpired(before: string, limit: number): Promise<number>;
   };
   mails: {
     due(now: string, limit: number): Promise<MailRecord[]>;
     markSent(id: string, at: string): Promise<void>;
     markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;
     markFailed(id: string, error: string): Promise<void>;
+    /** Deletes at most `limit` mails queued before `before` that are no longer pending; answers how many. */
+    purgeFinished(before: string, limit: number): Promise<number>;
   };
   devMails: {
     add(mail: DevMail): Promise<void>;
     list(limit: number): Promise<DevMail[]>;
+    /** Deletes all but the newest `kept`; answers how many. */
+    keepNewest(kept: number): Promise<number>;
   };
 }

@@ -126,6 +126,10 @@ export interface MessagingStore {
     /** The verification a provider's message id belongs to. */
     findByProviderMessageId(providerMessageId: string): Promise<OutboxMessage | undefined>;
     setDeliveryStatus(verificationId: string, status: DeliveryStatus, error: string | null, at: string): Promise<void>;
+    /** Deletes at most `limit` messages queued before `before` that are no longer pending; answers how many. */
+    purgeFinished(before: string, limit: number): Promise<number>;
+    /** Deletes at most `limit` hourly send counts of hours that began before `before`; answers how many. */
+    purgeHourlyCounts(before: string, limit: number): Promise<number>;
   };
   senders: {
     get(workspaceId: string): Promise<SenderRecord | undefined>;
@@ -140,10 +144,13 @@ export interface MessagingStore {
   devMessages: {
     add(message: DevMessage): Promise<void>;
     list(limit: number): Promise<DevMessage[]>;
+    /** Deletes all but the newest `kept`; answers how many. */
+    keepNewest(kept: number): Promise<number>;
   };
   idempotency: {
     get(workspaceId: string, operation: string, key: string, since: string): Promise<StoredResponse | undefined>;
     put(workspaceId: string, operation: string, key: string, stored: StoredResponse, at: string): Promise<void>;
-    purge(before: string): Promise<void>;
+    /** Deletes at most `limit` records stored before `before`; answers how many. */
+    purge(before: string, limit: number): Promise<number>;
   };
 }

@@ -2,6 +2,7 @@ import type { Role } from '@svc/domain';
 import type { AgentsStore } from './agents-store.ts';
 import type { AuthStore } from './auth-store.ts';
 import type { MessagingStore } from './messaging-store.ts';
+import type { Page, PageRequest } from './page.ts';
 
 export interface User {
   id: string;
@@ -61,7 +62,8 @@ export interface Store extends MessagingStore, AuthStore, AgentsStore {
     /** The token with this hash, unless revoked, with its user: one lookup per authenticated request. */
     findActiveByHash(tokenHash: string): Promise<{ token: DeveloperToken; user: User } | undefined>;
     markUsed(id: string, at: string): Promise<void>;
-    listForUser(userId: string): Promise<DeveloperToken[]>;
+    /** The user's active tokens, oldest first; the page's key is the creation time. */
+    listForUser(userId: string, page: PageRequest<string>): Promise<Page<DeveloperToken>>;
     /** Revokes one of the user's tokens; false when the user has no such active token. */
     revoke(id: string, userId: string, at: string): Promise<boolean>;
   };

@@ -5,12 +5,15 @@ import {
   deploymentResult,
   environmentList,
   environmentName,
+  nextCursor,
+  pageQuery,
   publishInput,
   pushInput,
   secretList,
   secretName,
   secretValueInput,
   sendMessageInput,
+  versionList,
   workspacePath,
 } from '@svc/domain';
 import { z } from 'zod';
@@ -26,7 +29,7 @@ const chatDetail = chatView
   })
   .meta({ id: 'ChatDetail' });
 const inbox = z
-  .object({ conversations: z.number().int(), chats: z.array(chatView) })
+  .object({ conversations: z.number().int(), chats: z.array(chatView).meta({ description: 'Newest first' }), next_cursor: nextCursor })
   .meta({ id: 'Inbox', description: 'Replay chats of evals are never listed or counted' });
 
 export const agentEndpoints = [
@@ -59,6 +62,20 @@ export const agentEndpoints = [
     handle: ({ core, caller, params }) => core.agents.environments.query(params, caller),
   }),
   endpoint({
+    method: 'get',
+    path: '/api/developer/v1/:workspace/versions',
+    operationId: 'listVersions',
+    summary: "The workspace's versions, a page at a time, newest first: every push of new content makes one",
+    tags: ['agents'],
+    auth: true,
+    params: workspacePath,
+    query: pageQuery,
+    status: 200,
+    response: { description: 'The versions', schema: versionList },
+    errors: ['workspace_not_found'],
+    handle: ({ core, caller, params, query }) => core.agents.versions.query({ ...params, ...query }, caller),
+  }),
+  endpoint({
     method: 'post',
     path: '/api/developer/v1/:workspace/publish',
     operationId: 'publish',
@@ -85,7 +102,7 @@ export const agentEndpoints = [
     body: secretValueInput,
     status: 204,
     response: { description: 'Stored' },
-    errors: ['workspace_not_found', 'forbidden'],
+    errors: ['workspace_not_found', 'forbidden', 'environment_not_found'],
     handle: ({ core, caller, params, body }) => core.agents.setSecret.mutate({ ...params, value: body.value }, caller),
   }),
   endpoint({
@@ -98,21 +115,22 @@ export const agentEndpoints = [
     params: environmentPath,
     status: 200,
     response: { description: 'The secret names', schema: secretList },
-    errors: ['workspace_not_found'],
+    errors: ['workspace_not_found', 'environment_not_found'],
     handle: ({ core, caller, params }) => core.agents.secrets.query(params, caller),
   }),
   endpoint({
     method: 'get',
     path: '/api/developer/v1/:workspace/chats',
     operationId: 'inbox',
-    summary: 'The inbox: the newest chats and the count of conversations',
+    summary: 'The inbox, a page at a time: the newest chats and the count of conversations',
     tags: ['agents'],
     auth: true,
     params: workspacePath,
+    query: pageQuery,
     status: 200,
     response: { description: 'The inbox', schema: inbox },
     errors: ['workspace_not_found'],
-    handle: ({ core, caller, params }) => core.chats.inbox.query(params, caller),
+    handle: ({ core, caller, params, query }) => core.chats.inbox.query({ ...params, ...query }, caller),
   }),
   endpoint({
     method: 'get',

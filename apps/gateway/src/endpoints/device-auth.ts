@@ -6,6 +6,7 @@ import {
   deviceTokenInput,
   developerTokenList,
   DomainError,
+  pageQuery,
   startDeviceAuthorizationInput,
 } from '@svc/domain';
 import { z } from 'zod';
@@ -61,13 +62,14 @@ export const deviceAuthEndpoints = [
     method: 'get',
     path: '/cli/tokens',
     operationId: 'listTokens',
-    summary: "The caller's developer tokens (never their values)",
+    summary: "The caller's developer tokens (never their values), a page at a time, oldest first",
     tags: ['auth'],
     auth: true,
+    query: pageQuery,
     status: 200,
     response: { description: 'The tokens', schema: developerTokenList },
     errors: [],
-    handle: ({ core, caller }) => core.tokens.list.query(undefined, caller),
+    handle: ({ core, caller, query }) => core.tokens.list.query(query, caller),
   }),
   endpoint({
     method: 'delete',

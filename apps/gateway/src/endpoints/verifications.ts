@@ -5,7 +5,6 @@ import { endpoint } from '../http/endpoint.ts';
 
 const slugPath = z.object({ slug: z.string().max(100) });
 const verificationPath = slugPath.extend({ id: z.string().max(100) });
-const fieldCodes = { phone_number: 'invalid_phone_number', code: 'invalid_code' } as const;
 
 /** The Idempotency-Key header: a retry with the same key gets the first answer. */
 const idempotencyKey = (req: Request) => {
@@ -25,7 +24,6 @@ export const verificationEndpoints = [
     auth: true,
     params: slugPath,
     body: createVerificationInput,
-    fieldCodes,
     status: 201,
     response: { description: 'The code is queued for delivery', schema: verificationCreated },
     errors: [
@@ -53,7 +51,6 @@ export const verificationEndpoints = [
     auth: true,
     params: verificationPath,
     body: verifyInput,
-    fieldCodes,
     status: 200,
     response: { description: 'The code is right: the number is verified', schema: verifyResult },
     errors: [

@@ -5,9 +5,10 @@ import type { CallOptions, CoreClient } from '../core-client.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
-export interface HandlerInput<Body, Params> {
+export interface HandlerInput<Body, Params, Query = Record<string, unknown>> {
   body: Body;
   params: Params;
+  query: Query;
   req: Request;
   core: CoreClient;
   /** Forwards the caller's credential: pass as the last argument of every core call. */
@@ -18,7 +19,7 @@ export interface HandlerInput<Body, Params> {
  * One public HTTP endpoint: the gateway mounts it and the OpenAPI document describes it,
  * both from this one declaration.
  */
-export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject = z.ZodObject> {
+export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject = z.ZodObject, Q extends z.ZodObject = z.ZodObject> {
   method: Method;
   /** Express-style path, e.g. `/cli/tokens/:id`. */
   path: string;
@@ -29,8 +30,8 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
   auth: boolean;
   body?: B;
   params?: P;
-  /** Error codes of their own for some body fields, instead of `invalid_request`. */
-  fieldCodes?: Partial<Record<string, ErrorCode>>;
+  /** The query string's parameters, e.g. a list's `limit` and `cursor`. */
+  query?: Q;
   /** The body may be left out (it then parses as `{}`). */
   bodyOptional?: boolean;
   /** Also accept an `application/x-www-form-urlencoded` body (OAuth clients send one). */
@@ -42,12 +43,14 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
   response: { description: string; schema?: z.ZodType };
   /** The error codes a client can get from this endpoint besides the envelope's own. */
   errors: ErrorCode[];
-  handle(input: HandlerInput<z.infer<B>, z.infer<P>>): Promise<unknown>;
+  handle(input: HandlerInput<z.infer<B>, z.infer<P>, z.infer<Q>>): Promise<unknown>;
 }
 
 /** Declares an endpoint with its body and params types inferred from the schemas. */
-export function endpoint<B extends z.ZodType = z.ZodUndefined, P extends z.ZodObject = z.ZodObject<Record<never, never>>>(
-  definition: Endpoint<B, P>,
-): Endpoint {
+export function endpoint<
+  B extends z.ZodType = z.ZodUndefined,
+  P extends z.ZodObject = z.ZodObject<Record<never, never>>,
+  Q extends z.ZodObject = z.ZodObject<Record<never, never>>,
+>(definition: Endpoint<B, P, Q>): Endpoint {
   return definition as unknown as Endpoint;
 }

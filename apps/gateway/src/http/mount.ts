@@ -14,10 +14,13 @@ async function run(ep: Endpoint, core: CoreClient, req: Request, res: Response):
   if (ep.auth && !authorization) throw new DomainError('unauthorized', 'send Authorization: Bearer <token>');
   const rawBody = req.body === undefined && ep.bodyOptional ? {} : req.body;
   const body = ep.body ? ep.body.safeParse(rawBody) : undefined;
-  if (body && !body.success) throw invalidRequest(body.error, 'body', ep.fieldCodes);
+  if (body && !body.success) throw invalidRequest(body.error, 'body', ep.body);
   const params = ep.params ? ep.params.safeParse(req.params) : undefined;
-  if (params && !params.success) throw invalidRequest(params.error, 'path');
-  const result = await ep.handle({ body: body?.data, params: params?.data ?? {}, req, core, caller: { context: { authorization } } });
+  if (params && !params.success) throw invalidRequest(params.error, 'path', ep.params);
+  const query = ep.query ? ep.query.safeParse(req.query) : undefined;
+  if (query && !query.success) throw invalidRequest(query.error, 'query', ep.query);
+  const caller = { context: { authorization } };
+  const result = await ep.handle({ body: body?.data, params: params?.data ?? {}, query: query?.data ?? {}, req, core, caller });
   if (ep.status === 204) res.status(204).end();
   else res.status(ep.status).json(result);
 }

@@ -101,6 +101,28 @@ describe('push and publish', () => {
   });
 });
 
+describe('environments that do not exist', () => {
+  it('have no secrets to set or list: 404 environment_not_found, and nothing is stored', async () => {
+    await push('preview');
+    const set = await api('/api/developer/v1/acme/environments/prevew/secrets/SHOP_KEY', { method: 'PUT', json: { value: 'k' } });
+    expect(set.status).toBe(404);
+    expect(set.body.error).toMatchObject({ code: 'environment_not_found', message: expect.stringContaining('prevew') });
+    const list = await api('/api/developer/v1/acme/environments/prevew/secrets');
+    expect(list.status).toBe(404);
+    expect(list.body.error.code).toBe('environment_not_found');
+    await push('prevew');
+    expect((await api('/api/developer/v1/acme/environments/prevew/secrets')).body).toEqual({ secrets: [] });
+  });
+
+  it('refuse to publish live to itself: 400 invalid_request naming from', async () => {
+    await push('preview');
+    await api('/api/developer/v1/acme/publish', { json: { from: 'preview' } });
+    const res = await api('/api/developer/v1/acme/publish', { json: { from: 'live' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'from', message: expect.stringContaining('live') });
+  });
+});
+
 describe('secrets and chats', () => {
   it('reach the backend in tool calls, are never returned, and are redacted from traces', async () => {
     await push('preview');

@@ -38,11 +38,20 @@ describe('pending → pending on a wrong code → blocked', () => {
     world = await verificationWorld();
     const id = (await create()).body.verification_id;
     const code = await world.deliveredCode(0);
+    const messages: string[] = [];
     for (const left of [4, 3, 2, 1, 0]) {
       const res = await verify(id, wrong(code));
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ verified: false, attempts_left: left, error: { code: 'incorrect_code' } });
+      messages.push(res.body.error.message);
     }
+    expect(messages).toEqual([
+      'wrong code; 4 attempts left',
+      'wrong code; 3 attempts left',
+      'wrong code; 2 attempts left',
+      'wrong code; 1 attempt left',
+      'wrong code; the verification is now blocked',
+    ]);
     const blocked = await verify(id, code);
     expect(blocked.status).toBe(423);
     expect(blocked.body).toMatchObject({ verified: false, attempts_left: 0, error: { code: 'verification_blocked' } });

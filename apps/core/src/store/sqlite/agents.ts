@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lt, max, or, sql } from 'drizzle-orm';
 import type { AgentsStore, AgentVersion } from '../agents-store.ts';
+import { pageOf } from '../page.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { agentVersions, chatMessages, chats, environmentSecrets, environments } from './schema.ts';
@@ -40,6 +41,16 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
           db.insert(agentVersions).values(row).run();
           return { version: toVersion(row), created: true };
         });
+      },
+      async list(workspaceId, { limit, after }) {
+        const rows = db
+          .select()
+          .from(agentVersions)
+          .where(and(eq(agentVersions.workspaceId, workspaceId), after ? lt(agentVersions.number, after.key) : undefined))
+          .orderBy(desc(agentVersions.number))
+          .limit(limit + 1)
+          .all();
+        return pageOf(rows.map(toVersion), limit);
       },
     },
     environments: {
@@ -110,14 +121,21 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
           .where(and(eq(chats.id, id), eq(chats.workspaceId, workspaceId)))
           .get();
       },
-      async inbox(workspaceId, limit) {
-        return db
+      async inbox(workspaceId, { limit, after }) {
+        const rows = db
           .select()
           .from(chats)
-          .where(and(eq(chats.workspaceId, workspaceId), eq(chats.replay, false)))
+          .where(
+            and(
+              eq(chats.workspaceId, workspaceId),
+              eq(chats.replay, false),
+              after ? or(lt(chats.createdAt, after.key), and(eq(chats.createdAt, after.key), lt(chats.id, after.id))) : undefined,
+            ),
+          )
           .orderBy(desc(chats.createdAt), desc(chats.id))
-          .limit(limit)
+          .limit(limit + 1)
           .all();
+        return pageOf(rows, limit);
       },
       async countConversations(workspaceId, environment) {
         const row = db

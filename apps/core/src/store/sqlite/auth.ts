@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
+import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
 
 const mailRow = (mail: NewMail) => ({ ...mail, status: 'pending' as const, attempts: 0, nextAttemptAt: mail.createdAt });
@@ -49,6 +50,9 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
         );
         return result.changes > 0;
       },
+      purgeExpired(before, limit) {
+        return purgeRows(db, write, deviceAuthorizations, lt(deviceAuthorizations.expiresAt, before)!, limit);
+      },
     },
     sessions: {
       async create(session) {
@@ -63,6 +67,9 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
       },
       async delete(tokenHash) {
         await write(() => db.delete(sessions).where(eq(sessions.tokenHash, tokenHash)).run());
+      },
+      purgeExpired(before, limit) {
+        return purgeRows(db, write, sessions, lte(sessions.expiresAt, before)!, limit);
       },
     },
     loginLinks: {
@@ -81,6 +88,9 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
             .run(),
         );
         return result.changes > 0;
+      },
+      purgeExpired(before, limit) {
+        return purgeRows(db, write, loginLinks, lt(loginLinks.expiresAt, before)!, limit);
       },
     },
     mails: {
@@ -110,6 +120,9 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
           db.update(mailOutbox).set({ status: 'failed', lastError: error, bodySealed: null }).where(eq(mailOutbox.id, id)).run(),
         );
       },
+      purgeFinished(before, limit) {
+        return purgeRows(db, write, mailOutbox, and(ne(mailOutbox.status, 'pending'), lt(mailOutbox.createdAt, before))!, limit);
+      },
     },
     devMails: {
       async add(mail) {
@@ -117,6 +130,9 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
       },
       async list(limit) {
         return db.select().from(devMails).orderBy(desc(devMails.createdAt), desc(devMails.id)).limit(limit).all();
+      },
+      keepNewest(kept) {
+        return keepNewestRows(db, write, devMails, kept);
       },
     },
   };

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, type Placeholder, sql, type Table } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, ne, type Placeholder, sql, type Table } from 'drizzle-orm';
 import { HourlyLimitReached, hourOf, type MessagingStore, type NewOutboxMessage } from '../messaging-store.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
+import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
 
 const outboxRow = (message: NewOutboxMessage) => ({
@@ -223,6 +224,12 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
             .run(),
         );
       },
+      purgeFinished(before, limit) {
+        return purgeRows(db, write, messageOutbox, and(ne(messageOutbox.status, 'pending'), lt(messageOutbox.createdAt, before))!, limit);
+      },
+      purgeHourlyCounts(before, limit) {
+        return purgeRows(db, write, hourlySends, lt(hourlySends.hour, before)!, limit);
+      },
     },
     senders: {
       async get(workspaceId) {
@@ -268,6 +275,9 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       async list(limit) {
         return db.select().from(devMessages).orderBy(desc(devMessages.createdAt), desc(devMessages.id)).limit(limit).all();
       },
+      keepNewest(kept) {
+        return keepNewestRows(db, write, devMessages, kept);
+      },
     },
     idempotency: {
       async get(workspaceId, operation, key, since) {
@@ -294,8 +304,8 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
             .run(),
         );
       },
-      async purge(before) {
-        await write(() => db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, before)).run());
+      purge(before, limit) {
+        return purgeRows(db, write, idempotencyKeys, lt(idempotencyKeys.createdAt, before)!, limit);
       },
     },
   };

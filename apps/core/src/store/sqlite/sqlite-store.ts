@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { pageOf } from '../page.ts';
 import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
@@ -125,13 +126,26 @@ export function createSqliteStore(file: string): Store {
       async markUsed(id, at) {
         await write(() => db.update(developerTokens).set({ lastUsedAt: at }).where(eq(developerTokens.id, id)).run());
       },
-      async listForUser(userId) {
-        return db
+      async listForUser(userId, { limit, after }) {
+        const rows = db
           .select()
           .from(developerTokens)
-          .where(and(eq(developerTokens.userId, userId), isNull(developerTokens.revokedAt)))
-          .orderBy(asc(developerTokens.createdAt))
+          .where(
+            and(
+              eq(developerTokens.userId, userId),
+              isNull(developerTokens.revokedAt),
+              after
+                ? or(
+                    gt(developerTokens.createdAt, after.key),
+                    and(eq(developerTokens.createdAt, after.key), gt(developerTokens.id, after.id)),
+                  )
+                : undefined,
+            ),
+          )
+          .orderBy(asc(developerTokens.createdAt), asc(developerTokens.id))
+          .limit(limit + 1)
           .all();
+        return pageOf(rows, limit);
       },
       async revoke(id, userId, at) {
         const result = await write(() =>

@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Chat } from '../src/store/agents-store.ts';
+import type { Store } from '../src/store/store.ts';
+
+const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+
+/** The pages of the lists that grow (see store-contract.ts): keyset pages that inserts never shift. */
+export function describePageStoreContract(name: string, open: () => Store): void {
+  describe(`${name} store contract: pages`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = open();
+      await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at(0) });
+      await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_1');
+      await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'other', name: null, createdAt: at(0) }, 'usr_1');
+    });
+    afterEach(() => store.close());
+
+    const version = (id: string, workspaceId = 'ws_1') => ({
+      id,
+      workspaceId,
+      contentHash: `sha256:${id}`,
+      files: { 'svc.yaml': `workspace: ${id}` },
+      gitCommit: null,
+      gitBranch: null,
+      authorId: 'usr_1',
+      createdAt: at(1),
+    });
+
+    it("pages through a workspace's versions newest first, after the number last seen", async () => {
+      for (const id of ['ver_1', 'ver_2', 'ver_3', 'ver_4', 'ver_5']) await store.versions.create(version(id));
+      await store.versions.create(version('ver_x', 'ws_2'));
+      const first = await store.versions.list('ws_1', { limit: 2 });
+      expect([first.items.map((v) => [v.number, v.id]), first.more]).toEqual([
+        [
+          [5, 'ver_5'],
+          [4, 'ver_4'],
+        ],
+        true,
+      ]);
+      expect(first.items[0]?.files).toEqual({ 'svc.yaml': 'workspace: ver_5' });
+      await store.versions.create(version('ver_6'));
+      const second = await store.versions.list('ws_1', { limit: 2, after: { key: 4, id: 'ver_4' } });
+      expect(second.items.map((v) => v.number)).toEqual([3, 2]);
+      const last = await store.versions.list('ws_1', { limit: 2, after: { key: 2, id: 'ver_2' } });
+      expect([last.items.map((v) => v.number), last.more]).toEqual([[1], false]);
+    });
+
+    it('pages through the inbox newest first, ties of time broken by id, replays and other workspaces left out', async () => {
+      await store.versions.create(version('ver_1'));
+      await store.versions.create(version('ver_x', 'ws_2'));
+      const chat = (id: string, minute: number, extra: Partial<Chat> = {}): Chat => ({
+        id,
+        workspaceId: 'ws_1',
+        agent: 'support',
+        environment: 'live',
+        versionId: 'ver_1',
+        channel: 'api',
+        replay: false,
+        createdAt: at(minute),
+        ...extra,
+      });
+      for (const c of [chat('chat_a', 1), chat('chat_b', 2), chat('chat_c', 2), chat('chat_d', 3), chat('chat_r', 2, { replay: true })])
+        await store.chats.create(c);
+      await store.chats.create(chat('chat_o', 2, { workspaceId: 'ws_2', versionId: 'ver_x' }));
+      const first = await store.chats.inbox('ws_1', { limit: 2 });
+      expect([first.items.map((c) => c.id), first.more]).toEqual([['chat_d', 'chat_c'], true]);
+      // A chat started meanwhile is newer than every one listed: it shifts no later page.
+      await store.chats.create(chat('chat_n', 4));
+      const second = await store.chats.inbox('ws_1', { limit: 2, after: { key: at(2), id: 'chat_c' } });
+      expect([second.items.map((c) => c.id), second.more]).toEqual([['chat_b', 'chat_a'], false]);
+    });
+  });
+}
