@@ -58,6 +58,7 @@ export const deviceTokenInput = z
       .string()
       .optional()
       .meta({ description: `When sent, must be ${deviceCodeGrantType}` }),
+    client_id: z.string().max(100).optional().meta({ description: 'Accepted as OAuth clients send it; the device code alone is checked' }),
   })
   .meta({ id: 'DeviceTokenRequest' });
 
