@@ -1,4 +1,4 @@
-import { type ErrorCode, errorDetails, errorStatus, idempotencyKey, oauthErrorName } from '@svc/domain';
+import { type ErrorCode, errorDetails, errorEnvelope, errorStatus, idempotencyKey, oauthErrorName } from '@svc/domain';
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import type { Endpoint } from './http/endpoint.ts';
@@ -13,7 +13,7 @@ const bodyErrors: ErrorCode[] = [
 ];
 
 /** Every error code the endpoint answers: its own, and those its auth, body, parameters and writes bring. */
-export function errorCodesOf(ep: Endpoint): ErrorCode[] {
+function errorCodesOf(ep: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(ep.errors);
   if (ep.auth) codes.add('unauthorized');
   if (ep.body) for (const code of bodyErrors) codes.add(code);
@@ -47,17 +47,12 @@ const pascal = (code: string) => code.replace(/(^|_)(\w)/g, (_, _sep: string, le
 
 /** The envelope for codes that carry nothing else, and for each code with top-level details its own shape. */
 function envelopeBodies(codes: ErrorCode[]): z.ZodType[] {
-  const error = (code: z.ZodType) =>
-    z.object({
-      code,
-      message: z.string(),
-      field: z.string().optional().meta({ description: 'The request field at fault' }),
-    });
   const plain = codes.filter((code) => !errorDetails[code]);
-  const bodies: z.ZodType[] = plain.length > 0 ? [z.strictObject({ error: error(z.enum(plain)) })] : [];
+  const bodies: z.ZodType[] = plain.length > 0 ? [z.strictObject(errorEnvelope(z.enum(plain)).shape)] : [];
   for (const code of codes) {
     const details = errorDetails[code];
-    if (details) bodies.push(z.strictObject({ error: error(z.literal(code)), ...details.shape }).meta({ id: `${pascal(code)}Error` }));
+    if (details)
+      bodies.push(z.strictObject({ ...errorEnvelope(z.literal(code)).shape, ...details.shape }).meta({ id: `${pascal(code)}Error` }));
   }
   return bodies;
 }

@@ -53,7 +53,7 @@ export const deviceAuthEndpoints = [
     responseHeaders: noStore,
     status: 200,
     response: { description: 'The developer token, returned once', schema: deviceToken },
-    errors: ['authorization_pending', 'slow_down', 'access_denied', 'expired_token', 'invalid_grant', 'unsupported_grant_type', 'conflict'],
+    errors: ['authorization_pending', 'slow_down', 'access_denied', 'expired_token', 'invalid_grant', 'unsupported_grant_type'],
     handle: ({ core, body }) => {
       if (body.grant_type !== undefined && body.grant_type !== deviceCodeGrantType) {
         throw new DomainError('unsupported_grant_type', `grant_type must be ${deviceCodeGrantType}`);
