@@ -66,6 +66,12 @@ async function commonAnswers(op: DocumentedOperation, sample: Call): Promise<voi
     expect(answer.body.error.field).toBe(param);
   }
 
+  for (const name of op.query) {
+    const answer = await call({ query: { ...sample.query, [name]: '-1!' } });
+    expectError(answer, 400, 'invalid_request');
+    expect(answer.body.error.field).toBe(name);
+  }
+
   if (op.headers.includes('Idempotency-Key')) {
     const answer = await call({ headers: { ...sample.headers, 'idempotency-key': 'k'.repeat(256) } });
     expectError(answer, 400, 'invalid_request');

@@ -32,11 +32,14 @@ export interface DocumentedOperation {
   bodyTypes: string[];
   /** The request headers it documents, e.g. `Idempotency-Key`. */
   headers: string[];
+  /** The query parameters it documents. */
+  query: string[];
 }
 
 /** A request to an operation named by its operationId; the path comes from the document. */
 export interface Call extends Omit<RequestOptions, 'method'> {
   params?: Record<string, string>;
+  query?: Record<string, string>;
   /** A form body (`application/x-www-form-urlencoded`). */
   form?: Record<string, string>;
   /** Another gateway to send it to, e.g. one whose core is out of reach. */
@@ -89,6 +92,7 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
       statuses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, r['x-error-codes'] ?? []])),
       bodyTypes: Object.keys(op.requestBody?.content ?? {}),
       headers: (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name),
+      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
     })),
   );
 
@@ -149,7 +153,7 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
     checked,
     operations,
     request: send,
-    call(operationId, { params = {}, form, baseUrl: base = baseUrl, ...init } = {}) {
+    call(operationId, { params = {}, query, form, baseUrl: base = baseUrl, ...init } = {}) {
       const op = operations.find((candidate) => candidate.operationId === operationId);
       if (!op) throw new Error(`no operation ${operationId} in the document`);
       const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -160,7 +164,8 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
       const formInit = form
         ? { body: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...init.headers } }
         : {};
-      return send(`${base}${path}`, { ...init, ...formInit, method: op.method.toUpperCase() });
+      const search = query ? `?${new URLSearchParams(query).toString()}` : '';
+      return send(`${base}${path}${search}`, { ...init, ...formInit, method: op.method.toUpperCase() });
     },
   };
 }
