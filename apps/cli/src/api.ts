@@ -1,7 +1,15 @@
 import { CliError, exitCodes } from './errors.ts';
 
 interface ErrorBody {
-  error?: { code?: string; message?: string };
+  /** The envelope, or OAuth's shape (the device endpoints): `{"error":"<code>","error_description":"..."}`. */
+  error?: { code?: string; message?: string } | string;
+  error_description?: string;
+}
+
+/** The error of an answer as the envelope has it, whichever shape it came in. */
+function envelopeOf(body: ErrorBody | undefined): { code?: string; message?: string } | undefined {
+  if (typeof body?.error === 'string') return { code: body.error, message: body.error_description };
+  return body?.error;
 }
 
 /** A small JSON client for the gateway; every failure becomes a one-line CliError. */
@@ -28,8 +36,9 @@ export class Api {
     const text = await response.text();
     const parsed = text ? (safeJson(text) as T & ErrorBody) : undefined;
     if (response.ok) return parsed as T;
-    const code = parsed?.error?.code;
-    const message = parsed?.error?.message ?? `${response.status} ${response.statusText}`;
+    const error = envelopeOf(parsed);
+    const code = error?.code;
+    const message = error?.message ?? `${response.status} ${response.statusText}`;
     const answer = parsed?.error ? parsed : undefined;
     if (response.status === 401) {
       throw new CliError(`${message} at ${this.baseUrl}: run \`svc login\` or set SVC_TOKEN`, exitCodes.auth, code, answer);

@@ -50,6 +50,15 @@ describe('svc login', () => {
     expect(tokens.filter((t) => t.name.startsWith('svc CLI'))).toEqual([]);
   }, 30_000);
 
+  it("says the server's reason when it refuses to start a sign-in", async () => {
+    const login = await runSvc(['login', '--email', 'ada@example.com', '--no-browser'], {
+      SVC_BASE_URL: platform.url,
+      XDG_CONFIG_HOME: tempDir(),
+    });
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain('this server cannot send mail (no SMTP_URL) (email_not_configured)');
+  });
+
   it('says clearly when the sign-in is denied', async () => {
     const login = spawnSvc(['login', '--no-browser'], { SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: tempDir() });
     const [, code] = await login.waitFor(/one-time code: ([A-Z]{4}-[A-Z]{4})/);

@@ -4,6 +4,7 @@ import express, { type Express, type Router } from 'express';
 import type { CoreClient } from './core-client.ts';
 import { endpoints } from './endpoints/index.ts';
 import { errorHandler } from './http/errors.ts';
+import { mountMethodNotAllowed } from './http/method-not-allowed.ts';
 import { mountEndpoints } from './http/mount.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -47,6 +48,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   // The API first: express tries routes in order, and it carries the traffic.
   mountEndpoints(app, core, endpoints, log);
   for (const { path, router } of mountedRouters(options)) app.use(path, router);
+  mountMethodNotAllowed(app, endpoints, log);
   app.use((req, _res, next) => {
     next(new DomainError('not_found', `no route for ${req.method} ${req.path}`));
   });

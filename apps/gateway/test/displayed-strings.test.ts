@@ -28,8 +28,17 @@ const fields = [
     field: 'name',
     send: (value: string) => request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme-shown', name: value } }),
   },
-  { field: 'client_name', send: (value: string) => request(`${platform.url}/cli/device_authorizations`, { json: { client_name: value } }) },
-  { field: 'hostname', send: (value: string) => request(`${platform.url}/cli/device_authorizations`, { json: { hostname: value } }) },
+  // The device endpoints answer in OAuth's shape: the description names the field.
+  {
+    field: 'client_name',
+    oauth: true,
+    send: (value: string) => request(`${platform.url}/cli/device_authorizations`, { json: { client_name: value } }),
+  },
+  {
+    field: 'hostname',
+    oauth: true,
+    send: (value: string) => request(`${platform.url}/cli/device_authorizations`, { json: { hostname: value } }),
+  },
   {
     field: 'git.branch',
     send: (value: string) =>
@@ -41,11 +50,13 @@ const fields = [
 ];
 
 describe('strings shown to people', () => {
-  for (const { field, send } of fields) {
+  for (const { field, send, oauth } of fields) {
     it.each(Object.entries(undisplayable))(`${field} with %s is 400 invalid_request naming the field`, async (_, value) => {
       const res = await send(value);
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'invalid_request', field });
+      if (oauth)
+        expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(new RegExp(`^${field}: `)) });
+      else expect(res.body.error).toMatchObject({ code: 'invalid_request', field });
     });
   }
 

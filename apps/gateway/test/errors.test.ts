@@ -15,13 +15,20 @@ const post = (body: string, headers: Record<string, string>) =>
   request(`${platform.url}/cli/workspaces`, { method: 'POST', token, body, headers });
 
 describe('the error envelope', () => {
-  it('401 unauthorized with WWW-Authenticate for a missing, unknown or malformed token', async () => {
-    for (const authorization of [undefined, 'Bearer svc_unknown', 'Bearer nonsense', 'Basic dXNlcjpwYXNz']) {
+  it('401 unauthorized with the Bearer challenge, naming invalid_token when a bearer token was refused', async () => {
+    const challenge = 'Bearer realm="svc"';
+    const refused = 'Bearer realm="svc", error="invalid_token"';
+    for (const [authorization, expected] of [
+      [undefined, challenge],
+      ['Basic dXNlcjpwYXNz', challenge],
+      ['Bearer svc_unknown', refused],
+      ['Bearer nonsense', refused],
+    ] as const) {
       const res = await request(`${platform.url}/cli/workspaces`, {
         headers: authorization ? { authorization } : {},
       });
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(res.headers.get('www-authenticate'), authorization).toBe(expected);
       expect(res.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
     }
   });
@@ -62,13 +69,30 @@ describe('the error envelope', () => {
   it('404 JSON for an unknown route', async () => {
     for (const [method, path] of [
       ['GET', '/nope'],
-      ['DELETE', '/cli/workspaces'],
+      ['DELETE', '/cli/whoami/x'],
       ['GET', '/api/v1/demo/unknown_things'],
     ] as const) {
       const res = await request(`${platform.url}${path}`, { method, token });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
+  });
+
+  it('405 with Allow for a method a known path does not take, and OPTIONS names them', async () => {
+    for (const [method, path, allow] of [
+      ['DELETE', '/cli/workspaces', 'GET, POST, HEAD, OPTIONS'],
+      ['POST', '/cli/workspaces/acme', 'GET, HEAD, OPTIONS'],
+      ['PATCH', '/api/developer/v1/acme/sender', 'GET, PUT, HEAD, OPTIONS'],
+      ['GET', '/api/v1/acme/phone_verifications', 'POST, OPTIONS'],
+    ] as const) {
+      const res = await request(`${platform.url}${path}`, { method, token });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.body.error.code).toBe('method_not_allowed');
+    }
+    const options = await request(`${platform.url}/cli/workspaces`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
   });
 });
 

@@ -98,3 +98,9 @@ export async function createUserWithToken(platform: TestPlatform, email: string)
   const user = await identity.findOrCreateUser(email);
   return (await identity.issueToken(user.id, 'test token')).token;
 }
+
+/** A gateway whose core is out of reach (nothing listens at its core URL): every API call answers 503. */
+export async function startGatewayWithoutCore(): Promise<{ url: string; stop(): Promise<void> }> {
+  const coreUrl = `http://127.0.0.1:${await freePort()}`;
+  return startGateway({ port: 0, coreUrl, secretKey: randomBytes(32), log: createLogger('gateway', quiet) });
+}

@@ -54,18 +54,15 @@ export const errorCodes = Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]
 
 export const errorCode = z.enum(errorCodes);
 
-/** The one error envelope: `{"error":{"code":"snake_case","message":"..."}}`. */
-export const errorEnvelope = z
-  .object({
+/** The one error envelope, `{"error":{"code":"snake_case","message":"..."}}`, for the codes an answer may carry. */
+export const errorEnvelope = (code: z.ZodType = errorCode) =>
+  z.object({
     error: z.object({
-      code: errorCode,
+      code,
       message: z.string(),
-      field: z.string().optional().meta({ description: 'The request field at fault, for invalid_request.' }),
+      field: z.string().optional().meta({ description: 'The request field at fault' }),
     }),
-  })
-  .meta({ id: 'Error' });
-
-export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
+  });
 
 export interface DomainErrorOptions {
   /** The request field at fault. */

@@ -66,3 +66,10 @@ export const testNumbersInput = z
   })
   .meta({ id: 'TestNumbers' });
 export const testNumbersView = z.object({ test_numbers: z.array(z.object({ phone_number: z.string() })) }).meta({ id: 'TestNumberList' });
+
+/** The `Idempotency-Key` request header: a retry with the same key gets the first final answer for 24 hours. */
+export const idempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .meta({ description: 'Up to 255 characters; a retry with the same key within 24 hours gets the first final answer' });

@@ -2,7 +2,6 @@ import {
   deviceAuthorization,
   deviceCodeGrantType,
   deviceToken,
-  deviceTokenErrors,
   deviceTokenInput,
   developerTokenList,
   DomainError,
@@ -28,25 +27,30 @@ export const deviceAuthEndpoints = [
     auth: false,
     body: startDeviceAuthorizationInput,
     bodyOptional: true,
+    acceptsForm: true,
+    oauth: true,
     responseHeaders: noStore,
     status: 200,
     response: { description: 'The codes and where to approve them', schema: deviceAuthorization },
     errors: ['email_not_configured', 'rate_limited'],
-    handle: ({ core, body, req }) =>
-      core.deviceAuth.start.mutate({ ...body, client: { ip: clientIp(req), user_agent: req.get('user-agent') ?? '' } }, anonymous),
+    handle: ({ core, body, req }) => {
+      const { client_id: clientId, scope: _scope, ...request } = body;
+      const client = { ip: clientIp(req), user_agent: req.get('user-agent') ?? '' };
+      return core.deviceAuth.start.mutate({ ...request, client_name: request.client_name ?? clientId, client }, anonymous);
+    },
   }),
   endpoint({
     method: 'post',
     path: '/cli/device_authorizations/token',
     operationId: 'pollDeviceToken',
     summary:
-      'Poll for the token, at the given interval. Errors follow RFC 8628 §3.5 as `{"error":"..."}` with 400: ' +
-      'authorization_pending, slow_down (the interval grows by 5 s), access_denied, expired_token, invalid_grant.',
+      'Poll for the token, at the given interval. Errors follow RFC 8628 §3.5 as `{"error":"...","error_description":"..."}` ' +
+      'with 400: authorization_pending, slow_down (the interval grows by 5 s), access_denied, expired_token, invalid_grant.',
     tags: ['auth'],
     auth: false,
     body: deviceTokenInput,
     acceptsForm: true,
-    oauthErrors: deviceTokenErrors,
+    oauth: true,
     responseHeaders: noStore,
     status: 200,
     response: { description: 'The developer token, returned once', schema: deviceToken },

@@ -1,16 +1,9 @@
 import { createVerificationInput, verificationCreated, verificationView, verifyInput, verifyResult } from '@svc/domain';
-import type { Request } from 'express';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
 
 const slugPath = z.object({ slug: z.string().max(100) });
 const verificationPath = slugPath.extend({ id: z.string().max(100) });
-
-/** The Idempotency-Key header: a retry with the same key gets the first answer. */
-const idempotencyKey = (req: Request) => {
-  const key = req.get('idempotency-key');
-  return key && key.length <= 255 ? key : undefined;
-};
 
 export const verificationEndpoints = [
   endpoint({
@@ -24,6 +17,7 @@ export const verificationEndpoints = [
     auth: true,
     params: slugPath,
     body: createVerificationInput,
+    idempotent: true,
     status: 201,
     response: { description: 'The code is queued for delivery', schema: verificationCreated },
     errors: [
@@ -34,9 +28,9 @@ export const verificationEndpoints = [
       'send_limit_exceeded',
       'idempotency_key_reused',
     ],
-    handle: ({ core, caller, params, body, req }) =>
+    handle: ({ core, caller, params, body, idempotencyKey }) =>
       core.verifications.create.mutate(
-        { workspace: params.slug, phone_number: body.phone_number, idempotency_key: idempotencyKey(req) },
+        { workspace: params.slug, phone_number: body.phone_number, idempotency_key: idempotencyKey },
         caller,
       ),
   }),
@@ -51,6 +45,7 @@ export const verificationEndpoints = [
     auth: true,
     params: verificationPath,
     body: verifyInput,
+    idempotent: true,
     status: 200,
     response: { description: 'The code is right: the number is verified', schema: verifyResult },
     errors: [
@@ -63,11 +58,8 @@ export const verificationEndpoints = [
       'already_verified',
       'idempotency_key_reused',
     ],
-    handle: ({ core, caller, params, body, req }) =>
-      core.verifications.verify.mutate(
-        { workspace: params.slug, id: params.id, code: body.code, idempotency_key: idempotencyKey(req) },
-        caller,
-      ),
+    handle: ({ core, caller, params, body, idempotencyKey }) =>
+      core.verifications.verify.mutate({ workspace: params.slug, id: params.id, code: body.code, idempotency_key: idempotencyKey }, caller),
   }),
   endpoint({
     method: 'get',

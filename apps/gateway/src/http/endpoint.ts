@@ -13,6 +13,8 @@ export interface HandlerInput<Body, Params, Query = Record<string, unknown>> {
   core: CoreClient;
   /** Forwards the caller's credential: pass as the last argument of every core call. */
   caller: CallOptions;
+  /** The `Idempotency-Key` header, where the endpoint honours one. */
+  idempotencyKey: string | undefined;
 }
 
 /**
@@ -36,8 +38,11 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
   bodyOptional?: boolean;
   /** Also accept an `application/x-www-form-urlencoded` body (OAuth clients send one). */
   acceptsForm?: boolean;
-  /** Answer these error codes in OAuth's shape, `{"error":"<code>","error_description":"..."}` with 400. */
-  oauthErrors?: readonly string[];
+  /** Answer every error in OAuth's shape, `{"error":"<name>","error_description":"..."}`, as an OAuth client expects. */
+  oauth?: boolean;
+  /** A retry with the same `Idempotency-Key` header gets the first final answer. */
+  idempotent?: boolean;
+  /** Headers of every answer, errors included. */
   responseHeaders?: Record<string, string>;
   status: number;
   response: { description: string; schema?: z.ZodType };

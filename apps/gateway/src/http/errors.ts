@@ -3,9 +3,25 @@ import type { Logger } from '@svc/server-kit';
 import { TRPCClientError } from '@trpc/client';
 import type { ErrorRequestHandler, Response } from 'express';
 
-export function sendError(res: Response, error: DomainError): void {
-  if (error.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer realm="svc"');
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+/** Seconds a client should wait before retrying when core is out of reach. */
+export const coreRetryAfterSeconds = 5;
+
+/**
+ * The headers an error is answered with: its own (`Retry-After` of a limit), `Retry-After` on every 503, and on a
+ * 401 the Bearer challenge, naming `invalid_token` when a bearer token was sent and refused.
+ */
+export function errorHeaders(error: DomainError, authorization: string | undefined): Record<string, string> {
+  const headers = { ...error.headers };
+  if (error.status === 503) headers['Retry-After'] ??= String(coreRetryAfterSeconds);
+  if (error.code === 'unauthorized') {
+    const refused = /^bearer\s+\S/i.test(authorization ?? '');
+    headers['WWW-Authenticate'] = refused ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"';
+  }
+  return headers;
+}
+
+export function sendError(res: Response, error: DomainError, authorization?: string): void {
+  res.set(errorHeaders(error, authorization));
   const envelope = { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) };
   res.status(error.status).json({ ...error.details, error: envelope });
 }
@@ -19,6 +35,7 @@ const bodyErrors: Record<string, () => DomainError> = {
   'charset.unsupported': () => new DomainError('unsupported_media_type', 'the request body must be UTF-8 JSON'),
   'request.aborted': () => new DomainError('invalid_request', 'the request was aborted'),
   'request.size.invalid': () => new DomainError('invalid_request', 'the request body does not match its length'),
+  'form.escape.malformed': () => new DomainError('invalid_request', 'the form body holds a malformed percent-escape', { field: 'body' }),
 };
 
 interface HttpError {
@@ -60,11 +77,11 @@ export function toDomainError(error: unknown, log: Logger): DomainError {
 }
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
-  return (error, _req, res, next) => {
+  return (error, req, res, next) => {
     if (res.headersSent) {
       next(error);
       return;
     }
-    sendError(res, toDomainError(error, log));
+    sendError(res, toDomainError(error, log), req.headers.authorization);
   };
 }

@@ -4,7 +4,16 @@ import express, { type RequestHandler } from 'express';
 export const maxBodyBytes = 1024 * 1024;
 
 const parseJson = express.json({ limit: maxBodyBytes });
-const parseForm = express.urlencoded({ limit: maxBodyBytes, extended: false });
+/** A `%` not followed by two hex digits: a form body no form encoder writes, refused rather than read literally. */
+const malformedEscape = /%(?![0-9a-fA-F]{2})/;
+const parseForm = express.urlencoded({
+  limit: maxBodyBytes,
+  extended: false,
+  verify: (_req, _res, raw) => {
+    if (malformedEscape.test(raw.toString('latin1')))
+      throw Object.assign(new Error('malformed percent-escape'), { type: 'form.escape.malformed' });
+  },
+});
 
 /**
  * Parses JSON bodies up to 1 MiB (and form bodies where `acceptsForm`); any other body type is 415.

@@ -1,13 +1,22 @@
-import { DomainError, invalidRequest } from '@svc/domain';
+import { DomainError, idempotencyKey, invalidRequest, oauthErrorName } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import type { CoreClient } from '../core-client.ts';
 import type { Endpoint } from './endpoint.ts';
-import { sendError, toDomainError } from './errors.ts';
+import { errorHeaders, sendError, toDomainError } from './errors.ts';
 import { bodyParser } from './json-body.ts';
 
 /** The client IP as core's rate limits see it (the gateway trusts a proxy on loopback only). */
 export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** The `Idempotency-Key` header where the endpoint honours one; a key it cannot keep is refused, never dropped. */
+function idempotencyKeyOf(ep: Endpoint, req: Request): string | undefined {
+  const key = ep.idempotent ? req.get('idempotency-key') : undefined;
+  if (key === undefined) return undefined;
+  const parsed = idempotencyKey.safeParse(key);
+  if (!parsed.success) throw new DomainError('invalid_request', 'Idempotency-Key: send 1 to 255 characters', { field: 'Idempotency-Key' });
+  return parsed.data;
+}
 
 async function run(ep: Endpoint, core: CoreClient, req: Request, res: Response): Promise<void> {
   const authorization = req.headers.authorization;
@@ -19,17 +28,28 @@ async function run(ep: Endpoint, core: CoreClient, req: Request, res: Response):
   if (params && !params.success) throw invalidRequest(params.error, 'path', ep.params);
   const query = ep.query ? ep.query.safeParse(req.query) : undefined;
   if (query && !query.success) throw invalidRequest(query.error, 'query', ep.query);
-  const caller = { context: { authorization } };
-  const result = await ep.handle({ body: body?.data, params: params?.data ?? {}, query: query?.data ?? {}, req, core, caller });
+  const result = await ep.handle({
+    body: body?.data,
+    params: params?.data ?? {},
+    query: query?.data ?? {},
+    req,
+    core,
+    caller: { context: { authorization } },
+    idempotencyKey: idempotencyKeyOf(ep, req),
+  });
   if (ep.status === 204) res.status(204).end();
   else res.status(ep.status).json(result);
 }
 
-/** The error as the endpoint answers errors: OAuth's shape for its OAuth codes, else the envelope. */
-function answerError(ep: Endpoint, thrown: unknown, res: Response, log: Logger): void {
+/** The error as the endpoint answers errors: in OAuth's shape for an OAuth endpoint, else the envelope. */
+export function answerError(ep: Endpoint, thrown: unknown, req: Request, res: Response, log: Logger): void {
   const error = toDomainError(thrown, log);
-  if (ep.oauthErrors?.includes(error.code)) res.status(400).json({ error: error.code, error_description: error.message, ...error.details });
-  else sendError(res, error);
+  if (!ep.oauth) {
+    sendError(res, error, req.headers.authorization);
+    return;
+  }
+  res.set(errorHeaders(error, req.headers.authorization));
+  res.status(error.status).json({ error: oauthErrorName(error.code), error_description: error.message, ...error.details });
 }
 
 export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoint[], log: Logger): void {
@@ -43,14 +63,16 @@ export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoi
         await run(ep, core, req, res);
       } catch (thrown) {
         if (res.headersSent) throw thrown; // express ends a response that failed half-way
-        answerError(ep, thrown, res, log);
+        answerError(ep, thrown, req, res, log);
       }
     };
     // A body that cannot be read is answered in the endpoint's own error shape too.
-    const unreadableBody: ErrorRequestHandler = (error, _req, res, next) => {
+    const unreadableBody: ErrorRequestHandler = (error, req, res, next) => {
       if (res.headersSent) next(error);
-      else answerError(ep, error, res, log);
+      else answerError(ep, error, req, res, log);
     };
-    app[ep.method](ep.path, responseHeaders, bodyParser(ep.acceptsForm), handle, unreadableBody);
+    // An endpoint without a body ignores one: a GET's body means nothing.
+    const readBody = ep.body ? [bodyParser(ep.acceptsForm)] : [];
+    app[ep.method](ep.path, responseHeaders, ...readBody, handle, unreadableBody);
   }
 }

@@ -11,6 +11,8 @@ export interface ServedRoute {
   answers: 'json' | 'page';
   /** The body type the route reads, for requests that should reach its body parser. */
   bodyType: string;
+  /** Errors in OAuth's shape, `{"error":"<name>"}`, with OAuth's `invalid_request` for any unreadable request. */
+  oauth?: boolean;
 }
 
 const join = (mount: string, path: string) => (mount === '/' ? path : `${mount}${path}`);
@@ -25,6 +27,7 @@ export function servedRoutes(): ServedRoute[] {
     path: ep.path,
     answers: 'json' as const,
     bodyType: 'application/json',
+    oauth: ep.oauth,
   }));
   // Building the routers calls nothing on core; only their route tables are read.
   const routers = mountedRouters({

@@ -1,9 +1,60 @@
 import { type JsonResponse, type RequestOptions, request } from '@svc/testkit';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-type Operation = { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }> };
+type Schema = Record<string, unknown>;
+interface Header {
+  required?: boolean;
+  schema?: Schema;
+}
+interface Response {
+  content?: Record<string, unknown>;
+  headers?: Record<string, Header>;
+  'x-error-codes'?: string[];
+}
+interface Operation {
+  operationId: string;
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, Response>;
+}
 type Document = { paths: Record<string, Record<string, Operation>> };
+
+/** One operation of the served document. */
+export interface DocumentedOperation {
+  operationId: string;
+  method: string;
+  /** The path template, e.g. `/cli/workspaces/{workspace}`. */
+  template: string;
+  /** Each documented status, with the error codes documented for it (none for a success). */
+  statuses: Record<string, string[]>;
+  /** The content types of its request body; empty when it takes none. */
+  bodyTypes: string[];
+  /** The request headers it documents, e.g. `Idempotency-Key`. */
+  headers: string[];
+  /** The query parameters it documents. */
+  query: string[];
+}
+
+/** A request to an operation named by its operationId; the path comes from the document. */
+export interface Call extends Omit<RequestOptions, 'method'> {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  /** A form body (`application/x-www-form-urlencoded`). */
+  form?: Record<string, string>;
+  /** Another gateway to send it to, e.g. one whose core is out of reach. */
+  baseUrl?: string;
+}
+
+export interface Conformance {
+  /** Sends a request and fails unless the served document describes its answer (status, content type, body, headers). */
+  request(url: string, init?: RequestOptions): Promise<JsonResponse>;
+  /** Sends a request to the operation, checked as `request` does. */
+  call(operationId: string, call?: Call): Promise<JsonResponse>;
+  operations: DocumentedOperation[];
+  /** What was answered so far: `operationId status` and `operationId status code`. */
+  checked: Set<string>;
+}
 
 const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
@@ -15,11 +66,12 @@ function templateOf(doc: Document, path: string): string | undefined {
   return candidates.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];
 }
 
-export interface Conformance {
-  /** Sends a request and fails unless the served document describes its answer (status, content type, body). */
-  request(url: string, init?: RequestOptions): Promise<JsonResponse>;
-  /** Every `METHOD template status` checked so far. */
-  checked: Set<string>;
+/** The error code of an answer: the envelope's `error.code`, or OAuth's `error`. */
+export function errorCodeOf(body: unknown): string | undefined {
+  const error = (body as { error?: unknown } | undefined)?.error;
+  if (typeof error === 'string') return error;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /**
@@ -32,6 +84,36 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
   addFormats.default(ajv);
   ajv.addSchema(doc, 'openapi.json');
   const checked = new Set<string>();
+  const operations: DocumentedOperation[] = Object.entries(doc.paths).flatMap(([template, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      operationId: op.operationId,
+      method,
+      template,
+      statuses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, r['x-error-codes'] ?? []])),
+      bodyTypes: Object.keys(op.requestBody?.content ?? {}),
+      headers: (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name),
+      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+    })),
+  );
+
+  const validators = new Map<string, ValidateFunction>();
+  function validate(ref: string, value: unknown, what: string): void {
+    const check = validators.get(ref) ?? ajv.compile({ $ref: `openapi.json#/${ref}` });
+    validators.set(ref, check);
+    if (!check(value)) throw new Error(`${what}: ${ajv.errorsText(check.errors)}`);
+  }
+
+  function checkHeaders(where: string, described: Response, headers: Headers, at: (...parts: string[]) => string): void {
+    for (const [name, header] of Object.entries(described.headers ?? {})) {
+      const value = headers.get(name);
+      if (value === null) {
+        if (header.required) throw new Error(`${where}: the documented header ${name} is missing`);
+        continue;
+      }
+      const typed = header.schema?.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value;
+      validate(at('headers', name, 'schema'), typed, `${where}: header ${name}: ${value}`);
+    }
+  }
 
   function check(method: string, path: string, response: JsonResponse, raw: string): void {
     const template = templateOf(doc, path);
@@ -39,32 +121,51 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
     const operation = doc.paths[template]?.[method];
     if (!operation) throw new Error(`${method} ${template}: not in the document`);
     const status = String(response.status);
-    const described = operation.responses[status] ?? operation.responses.default;
+    const where = `${method} ${template} ${status}`;
+    const described = operation.responses[status];
     if (!described) throw new Error(`${method} ${template}: status ${status} is not documented (body: ${raw.slice(0, 300)})`);
+    const at = (...parts: string[]) => pointer('paths', template, method, 'responses', status, ...parts);
     const type = response.headers.get('content-type')?.split(';')[0] ?? '';
     if (!described.content) {
-      if (raw !== '') throw new Error(`${method} ${template} ${status}: documented without a body, answered ${raw.slice(0, 300)}`);
+      if (raw !== '') throw new Error(`${where}: documented without a body, answered ${raw.slice(0, 300)}`);
     } else {
-      if (!described.content[type]) throw new Error(`${method} ${template} ${status}: content type ${type} is not documented`);
-      if (type === 'application/json') {
-        const ref = `openapi.json#/${pointer('paths', template, method, 'responses', operation.responses[status] ? status : 'default', 'content', type, 'schema')}`;
-        const validate = ajv.compile({ $ref: ref });
-        if (!validate(response.body)) {
-          throw new Error(`${method} ${template} ${status}: ${ajv.errorsText(validate.errors)}; body: ${raw.slice(0, 500)}`);
-        }
-      }
+      if (!described.content[type]) throw new Error(`${where}: content type ${type} is not documented`);
+      validate(at('content', type, 'schema'), response.body, `${where}: body ${raw.slice(0, 500)}`);
     }
-    checked.add(`${method.toUpperCase()} ${template} ${status}`);
+    checkHeaders(where, described, response.headers, at);
+    checked.add(`${operation.operationId} ${status}`);
+    const code = errorCodeOf(response.body);
+    if (response.status >= 400 && code) {
+      if (!(described['x-error-codes'] ?? []).includes(code)) throw new Error(`${where}: error ${code} is not documented`);
+      checked.add(`${operation.operationId} ${status} ${code}`);
+    }
+  }
+
+  async function send(url: string, init: RequestOptions = {}): Promise<JsonResponse> {
+    const response = await request(url, init);
+    const raw = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+    const method = init.method ?? (init.json !== undefined || init.body !== undefined ? 'POST' : 'GET');
+    check(method.toLowerCase(), new URL(url).pathname, response, raw);
+    return response;
   }
 
   return {
     checked,
-    async request(url, init = {}) {
-      const response = await request(url, init);
-      const raw = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-      const method = init.method ?? (init.json !== undefined || init.body !== undefined ? 'POST' : 'GET');
-      check(method.toLowerCase(), new URL(url).pathname, response, raw);
-      return response;
+    operations,
+    request: send,
+    call(operationId, { params = {}, query, form, baseUrl: base = baseUrl, ...init } = {}) {
+      const op = operations.find((candidate) => candidate.operationId === operationId);
+      if (!op) throw new Error(`no operation ${operationId} in the document`);
+      const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const value = params[name];
+        if (value === undefined) throw new Error(`${operationId}: no value for the path parameter ${name}`);
+        return encodeURIComponent(value);
+      });
+      const formInit = form
+        ? { body: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...init.headers } }
+        : {};
+      const search = query ? `?${new URLSearchParams(query).toString()}` : '';
+      return send(`${base}${path}${search}`, { ...init, ...formInit, method: op.method.toUpperCase() });
     },
   };
 }
