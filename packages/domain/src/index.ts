@@ -6,3 +6,4 @@ export * from './identity.ts';
 export * from './phone-verification.ts';
 export * from './senders.ts';
 export * from './workspaces.ts';
+export * from './members.ts';
