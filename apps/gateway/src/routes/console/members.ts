@@ -269,10 +269,12 @@ export function memberConsoleRoutes(core: CoreClient, publicUrl: string, log: Lo
   routes.post(
     '/invitations/:token/accept',
     pageRoute(async (req, res) => {
-      const user = await signedIn(req, res);
-      if (!user) return;
+      const token = String(req.params.token);
+      const user = await session.current(req);
+      // Signed out meanwhile: back to the invitation's page, which offers to sign in.
+      if (!user) return res.redirect(303, `/invitations/${token}`);
       checkCsrf(req, user.csrf_token);
-      const joined = await core.invitations.accept.mutate({ token: String(req.params.token) }, session.caller(req));
+      const joined = await core.invitations.accept.mutate({ token }, session.caller(req));
       res.redirect(303, `/workspaces/${encodeURIComponent(joined.workspace)}/members`);
     }),
   );
