@@ -93,3 +93,18 @@ it('one invitation accepted from two browsers at once makes one member and one j
   const { events } = (await request(`${platform.url}/api/developer/v1/double-accept/membership_events`, { token: owner })).body;
   expect(events.filter((e: { action: string }) => e.action === 'joined')).toHaveLength(1);
 });
+
+it('six owners leaving at once: exactly five leave, one stays owner', async () => {
+  const first = await ownerOf(platform, 'exodus');
+  const emails = ['owner@exodus.example', ...[1, 2, 3, 4, 5].map((n) => `owner${n}@exodus.example`)];
+  const tokens = [first];
+  for (const email of emails.slice(1)) tokens.push(await addMember(platform, first, 'exodus', email, 'owner'));
+  const ids = await Promise.all(emails.map((email) => userIdOf(platform, email)));
+  const answers = await atOnce(platform.url, 6, (i) =>
+    request(`${membersUrl(platform, 'exodus')}/${ids[i]}`, { method: 'DELETE', token: tokens[i] }),
+  );
+  expect(answers.filter((a) => a.status === 204)).toHaveLength(5);
+  expect(answers.filter((a) => a.status === 409).map((a) => a.body.error.code)).toEqual(['last_owner']);
+  const stayed = tokens[answers.findIndex((a) => a.status === 409)]!;
+  expect((await membersOf(platform, stayed, 'exodus')).members.map((m) => m.role)).toEqual(['owner']);
+});
