@@ -1,14 +1,11 @@
 import type { Role } from '@svc/domain';
-import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
 import type { NewMail } from '../auth-store.ts';
 import type { MembersStore, MembershipEventRecord, NewMembershipEvent } from '../members-store.ts';
 import { mailRow } from './auth.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
-import { invitations, mailOutbox, memberships, membershipEvents, users } from './schema.ts';
-
-const inviters = alias(users, 'inviters');
+import { invitations, mailOutbox, memberships, membershipEvents, users, workspaces } from './schema.ts';
 
 /**
  * Members and invitations on SQLite. `forgetMemberships` empties the store's cache of memberships: it is called
@@ -138,13 +135,10 @@ export function createSqliteMembers(db: SqliteDb, write: Write, forgetMembership
       },
       async findByTokenHash(tokenHash) {
         const row = db
-          .select({
-            invitation: invitations,
-            workspaceSlug: sql<string>`(select slug from workspaces where id = ${invitations.workspaceId})`,
-            invitedByEmail: inviters.email,
-          })
+          .select({ invitation: invitations, workspaceSlug: workspaces.slug, invitedByEmail: users.email })
           .from(invitations)
-          .innerJoin(inviters, eq(inviters.id, invitations.invitedBy))
+          .innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
+          .innerJoin(users, eq(users.id, invitations.invitedBy))
           .where(eq(invitations.tokenHash, tokenHash))
           .get();
         return row && { ...row.invitation, workspaceSlug: row.workspaceSlug, invitedByEmail: row.invitedByEmail };
