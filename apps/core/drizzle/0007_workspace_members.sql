@@ -27,4 +27,5 @@ CREATE TABLE `membership_events` (
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspaces`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `membership_events_workspace_idx` ON `membership_events` (`workspace_id`,`at`);
+CREATE INDEX `membership_events_workspace_idx` ON `membership_events` (`workspace_id`,`at`);--> statement-breakpoint
+ALTER TABLE `mail_outbox` ADD `deliver_until` text;

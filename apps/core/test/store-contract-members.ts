@@ -28,7 +28,14 @@ export function describeMembersStoreContract(name: string, open: () => Store): v
       actorEmail,
       at: at(minute),
     });
-    const mail = (id: string) => ({ id, to: 'x@example.com', subject: 'Invitation', bodySealed: 'sealed', createdAt: at(1) });
+    const mail = (id: string) => ({
+      id,
+      to: 'x@example.com',
+      subject: 'Invitation',
+      bodySealed: 'sealed',
+      createdAt: at(1),
+      deliverUntil: at(50),
+    });
     const invitation = (id: string, email: string, changes: Partial<InvitationRecord> = {}): InvitationRecord => ({
       id,
       workspaceId: 'ws_1',
@@ -103,7 +110,10 @@ export function describeMembersStoreContract(name: string, open: () => Store): v
       ]);
       expect((await store.invitations.findByTokenHash('hash_inv_1'))?.status).toBe('revoked');
       expect(await store.invitations.findByTokenHash('hash_inv_3')).toBeUndefined();
-      expect((await store.mails.due(at(2), 10)).map((m) => m.id)).toEqual(['mail_1', 'mail_2']);
+      expect((await store.mails.due(at(2), 10)).map((m) => [m.id, m.deliverUntil])).toEqual([
+        ['mail_1', at(50)],
+        ['mail_2', at(50)],
+      ]);
       expect(await store.invitations.listPending('ws_1', at(50))).toEqual([]);
       expect((await store.members.events('ws_1', 10)).map((e) => [e.action, e.email, e.role])).toEqual([
         ['invited', 'cy@example.com', 'owner'],

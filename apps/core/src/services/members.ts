@@ -135,6 +135,7 @@ export function createMemberService({ store, identity, sessions, mailer, rateLim
           { workspace: membership.slug, role: input.role, invitedBy: actor.email },
           `${publicUrl}/invitations/${token}`,
         ),
+        expiresAt,
       );
       const outcome = await store.invitations.create(record, mail, event);
       if (outcome === 'already_member') throw new DomainError('already_member', `${email} is already a member of ${membership.slug}`);

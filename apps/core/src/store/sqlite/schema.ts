@@ -237,6 +237,8 @@ export const mailOutbox = sqliteTable(
     lastError: text('last_error'),
     createdAt: text('created_at').notNull(),
     sentAt: text('sent_at'),
+    /** Until when the mail is worth sending, when its link outlives a sign-in link's 15 minutes (an invitation). */
+    deliverUntil: text('deliver_until'),
   },
   (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
 );
