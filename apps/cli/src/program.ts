@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerAgents } from './commands/agents.ts';
 import { registerLogin } from './commands/login.ts';
+import { registerMembers } from './commands/members.ts';
 import { registerSender } from './commands/sender.ts';
 import { registerWhoami } from './commands/whoami.ts';
 import { registerWorkspaces } from './commands/workspaces.ts';
@@ -32,6 +33,7 @@ export function buildProgram({ json = false }: { json?: boolean } = {}): Command
   registerLogin(program);
   registerWhoami(program);
   registerWorkspaces(program);
+  registerMembers(program);
   registerSender(program);
   registerAgents(program);
   return program;

@@ -1,6 +1,7 @@
 import { agentsRouter, chatsRouter } from './routers/agents.ts';
 import { authRouter, healthRouter } from './routers/auth.ts';
 import { devRouter } from './routers/dev.ts';
+import { invitationsRouter, membersRouter } from './routers/members.ts';
 import { consoleAuthRouter, deviceAuthRouter } from './routers/device-auth.ts';
 import { tokensRouter } from './routers/tokens.ts';
 import { providerWebhooksRouter, sendersRouter } from './routers/senders.ts';
@@ -15,6 +16,8 @@ export const appRouter = router({
   consoleAuth: consoleAuthRouter,
   tokens: tokensRouter,
   workspaces: workspacesRouter,
+  members: membersRouter,
+  invitations: invitationsRouter,
   verifications: verificationsRouter,
   agents: agentsRouter,
   chats: chatsRouter,

@@ -56,3 +56,32 @@ it('retries a sign-in mail while its link works, past where delivery once gave u
     lastError: expect.stringMatching(/^expired before it could be delivered \(last error: SMTP/),
   });
 });
+
+it('retries an invitation mail for as long as the invitation works, past a sign-in link’s 15 minutes', async () => {
+  let now = Date.parse('2026-06-01T12:00:00.000Z');
+  const smtpPort = await deadPort();
+  core = await startCore({
+    dataDir: tempDir(),
+    port: 0,
+    secretKey: randomBytes(32),
+    config: {
+      ...defaultConfig,
+      mail: { ...defaultConfig.mail, smtpUrl: `smtp://svc:secret@127.0.0.1:${smtpPort}` },
+      delivery: { pollMs: 50, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
+    },
+    clock: () => new Date(now),
+    log: createLogger('core', { LOG_LEVEL: 'silent' }),
+  });
+  const { identity, workspaces, members, store } = core.services;
+  const ada = await identity.findOrCreateUser('ada@example.com');
+  const acme = await workspaces.create(ada.id, { slug: 'acme' });
+  await members.invite(acme, ada, { email: 'sue@example.com', role: 'developer' });
+  const pending = async () => store.mails.due('9999-01-01T00:00:00.000Z', 10);
+  await expect.poll(async () => (await pending())[0]?.attempts, { timeout: 10_000 }).toBe(1);
+  // An hour of outage: a sign-in mail would have been given up, the invitation's is still retried.
+  now += 3600_000;
+  await expect.poll(async () => (await pending())[0]?.attempts, { timeout: 10_000 }).toBe(2);
+  expect((await pending())[0]?.status).toBe('pending');
+  now += 7 * 24 * 3600_000;
+  await expect.poll(async () => (await pending()).length, { timeout: 10_000 }).toBe(0);
+}, 30_000);

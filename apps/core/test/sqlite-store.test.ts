@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { describeMembersStoreContract } from './store-contract-members.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
 import { describePageStoreContract } from './store-contract-pages.ts';
 import { describeRetentionStoreContract } from './store-contract-retention.ts';
@@ -20,6 +21,7 @@ describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeSenderStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describePageStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeMembersStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
@@ -27,7 +29,17 @@ it('opens the database in WAL mode with the migrations applied', () => {
   const db = new Database(file, { readonly: true });
   expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
   const tables = db.prepare("select name from sqlite_master where type = 'table'").pluck().all();
-  expect(tables).toEqual(expect.arrayContaining(['users', 'workspaces', 'memberships', 'developer_tokens', '__drizzle_migrations']));
+  expect(tables).toEqual(
+    expect.arrayContaining([
+      'users',
+      'workspaces',
+      'memberships',
+      'developer_tokens',
+      'invitations',
+      'membership_events',
+      '__drizzle_migrations',
+    ]),
+  );
   db.close();
 });
 

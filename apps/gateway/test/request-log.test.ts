@@ -61,6 +61,23 @@ it('logs one line per request with method, URL, status and time, never a token o
   await gateway.stop();
 });
 
+it('never logs the token of an invitation link, whichever of its pages is asked for', async () => {
+  const gateway = await serve('info');
+  await request(`${gateway.url}/invitations/the-invitation-token-is-a-credential`);
+  await request(`${gateway.url}/invitations/the-invitation-token-is-a-credential/accept`, { body: 'csrf_token=x' });
+  await request(`${gateway.url}/login?next=${encodeURIComponent('/invitations/the-invitation-token-is-a-credential')}`);
+  // The accept without a session is sent back to the invitation's page, and the redirect is followed: four requests.
+  await expect.poll(() => gateway.finished()).toBe(4);
+  expect(gateway.lines.map((line) => (line.req as { url: string }).url)).toEqual([
+    '/invitations/[redacted]',
+    '/invitations/[redacted]/accept',
+    '/invitations/[redacted]',
+    `/login?next=${encodeURIComponent('/invitations/[redacted]')}`,
+  ]);
+  expect(JSON.stringify(gateway.lines)).not.toContain('the-invitation-token-is-a-credential');
+  await gateway.stop();
+});
+
 it('writes no request lines above the info level', async () => {
   const gateway = await serve('warn');
   await request(`${gateway.url}/cli/whoami`, { token: 'svc_whatever' });

@@ -8,3 +8,4 @@ export * from './pagination.ts';
 export * from './phone-verification.ts';
 export * from './senders.ts';
 export * from './workspaces.ts';
+export * from './members.ts';

@@ -50,3 +50,29 @@ export function consoleLoginMail(to: string, link: string): MailContent {
     html: layout('Sign in to svc', [`Sign in to the svc console as <b>${escape(to)}</b>.`], link, 'Sign in'),
   };
 }
+
+/**
+ * An invitation to a workspace. Like the sign-in mails it carries no text the inviter typed: the workspace's slug,
+ * the role and the inviter's address are all checked or ours.
+ */
+export function invitationMail(to: string, invitation: { workspace: string; role: string; invitedBy: string }, link: string): MailContent {
+  const { workspace, role, invitedBy } = invitation;
+  return {
+    to,
+    subject: `${invitedBy} invited you to the svc workspace ${workspace}`,
+    text: [
+      `${invitedBy} invited you to join the svc workspace ${workspace} as ${role}.`,
+      '',
+      'Open this link to sign in (an account is created for you if needed) and review the invitation:',
+      link,
+      '',
+      'The invitation works for 7 days. Nothing happens until you click Accept on that page.',
+    ].join('\n'),
+    html: layout(
+      `Join ${workspace} on svc`,
+      [`<b>${escape(invitedBy)}</b> invited you to join the svc workspace <b>${escape(workspace)}</b> as <b>${escape(role)}</b>.`],
+      link,
+      'Review the invitation',
+    ),
+  };
+}

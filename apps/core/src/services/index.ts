@@ -12,6 +12,7 @@ import { createIdempotency } from './idempotency.ts';
 import { createIdentityService } from './identity.ts';
 import { createLoginLinkService } from './login-links.ts';
 import { createMailer } from './mail.ts';
+import { createMemberService } from './members.ts';
 import { createProviderWebhooks } from './provider-webhooks.ts';
 import { createRateLimits } from './rate-limits.ts';
 import { createRetention } from './retention.ts';
@@ -67,6 +68,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     chats: createChatService(store, deployments, config.models, toolEgress, clock),
     deviceAuth: createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }),
     workspaces: createWorkspaceService(store, clock),
+    members: createMemberService({ store, identity, sessions, mailer, rateLimits, publicUrl: config.publicUrl, clock }),
     senders,
     verifications: createVerificationService({ store, keyring, senders, config, clock, onQueued: () => void delivery.kick() }),
     idempotency,

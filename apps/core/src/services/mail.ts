@@ -46,8 +46,8 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
   const loop = createOutboxLoop<MailRecord>(
     {
       due: (at, limit) => store.mails.due(at, limit),
-      // Every mail carries a sign-in link: once the link expires, the mail is of no use.
-      deadline: (mail) => new Date(Date.parse(mail.createdAt) + signInLinkLifetimeMs).toISOString(),
+      // Every mail carries a link: once it expires, the mail is of no use. Most are sign-in links.
+      deadline: (mail) => mail.deliverUntil ?? new Date(Date.parse(mail.createdAt) + signInLinkLifetimeMs).toISOString(),
       deliver: send,
       retry: (mail, next, reason) => store.mails.markRetry(mail.id, next, reason),
       fail: (mail, reason) => store.mails.markFailed(mail.id, reason),
@@ -58,9 +58,13 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
   return {
     /** Whether a mail can be delivered at all. */
     available: Boolean(transport) || config.localMode,
-    /** A mail ready for the outbox, to insert in the same transaction as what it announces. */
-    compose(content: MailContent): NewMail {
+    /**
+     * A mail ready for the outbox, to insert in the same transaction as what it announces; retried until
+     * `deliverUntil` when its link works longer than a sign-in link.
+     */
+    compose(content: MailContent, deliverUntil: string | null = null): NewMail {
       return {
+        deliverUntil,
         id: newId('mail'),
         to: content.to,
         subject: content.subject,

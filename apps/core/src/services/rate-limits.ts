@@ -1,4 +1,4 @@
-import { DomainError } from '@svc/domain';
+import { DomainError, invitationsPerHour } from '@svc/domain';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 /**
@@ -14,6 +14,8 @@ export function createRateLimits() {
     /** Sign-in mails per address, and per client IP. */
     mailPerAddress: new RateLimiterMemory({ keyPrefix: 'mail-address', points: 5, duration: 900 }),
     mailPerIp: new RateLimiterMemory({ keyPrefix: 'mail-ip', points: 20, duration: 900 }),
+    /** Invitation mails per workspace. */
+    invitationsPerWorkspace: new RateLimiterMemory({ keyPrefix: 'invitations', points: invitationsPerHour, duration: 3600 }),
   };
 
   return {

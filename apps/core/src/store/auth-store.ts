@@ -47,9 +47,11 @@ export interface MailRecord {
   lastError: string | null;
   createdAt: string;
   sentAt: string | null;
+  /** Until when it is worth sending; null for a sign-in mail, whose link works for 15 minutes. */
+  deliverUntil: string | null;
 }
 
-export type NewMail = Pick<MailRecord, 'id' | 'to' | 'subject' | 'bodySealed' | 'createdAt'>;
+export type NewMail = Pick<MailRecord, 'id' | 'to' | 'subject' | 'bodySealed' | 'createdAt'> & Partial<Pick<MailRecord, 'deliverUntil'>>;
 
 export interface DevMail {
   id: string;

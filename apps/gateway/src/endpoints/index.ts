@@ -2,6 +2,7 @@ import type { Endpoint } from '../http/endpoint.ts';
 import { agentEndpoints } from './agents.ts';
 import { deviceAuthEndpoints } from './device-auth.ts';
 import { healthEndpoints } from './health.ts';
+import { memberEndpoints } from './members.ts';
 import { senderEndpoints } from './senders.ts';
 import { verificationEndpoints } from './verifications.ts';
 import { workspaceEndpoints } from './workspaces.ts';
@@ -17,4 +18,5 @@ export const endpoints: Endpoint[] = [
   ...deviceAuthEndpoints,
   ...senderEndpoints,
   ...agentEndpoints,
+  ...memberEndpoints,
 ];

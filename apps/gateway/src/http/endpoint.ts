@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import type { CallOptions, CoreClient } from '../core-client.ts';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface HandlerInput<Body, Params, Query = Record<string, unknown>> {
   body: Body;

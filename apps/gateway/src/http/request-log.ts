@@ -24,12 +24,14 @@ function withoutSecretParam(pair: string): string {
 }
 
 /**
- * A request URL fit for a log: the token of a sign-in link and the values of query parameters that carry codes or
+ * A request URL fit for a log: the token of a sign-in or invitation link and the values of query parameters that carry codes or
  * tokens are credentials. A parameter's name is matched decoded, so an escaped name hides nothing.
  */
 export function withoutSecrets(url: string): string {
   const queryAt = url.indexOf('?');
-  const path = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(/\/auth\/link\/[^/]+/i, '/auth/link/[redacted]');
+  const path = (queryAt === -1 ? url : url.slice(0, queryAt))
+    .replace(/\/auth\/link\/[^/]+/i, '/auth/link/[redacted]')
+    .replace(/^\/invitations\/[^/]+/i, '/invitations/[redacted]');
   if (queryAt === -1) return path;
   return `${path}?${url
     .slice(queryAt + 1)

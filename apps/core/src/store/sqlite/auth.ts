@@ -5,7 +5,7 @@ import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
 
-const mailRow = (mail: NewMail) => ({ ...mail, status: 'pending' as const, attempts: 0, nextAttemptAt: mail.createdAt });
+export const mailRow = (mail: NewMail) => ({ ...mail, status: 'pending' as const, attempts: 0, nextAttemptAt: mail.createdAt });
 
 export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
   const insertLinkAndMail = (link: LoginLinkRecord, mail: NewMail) => {

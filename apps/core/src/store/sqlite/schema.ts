@@ -237,6 +237,8 @@ export const mailOutbox = sqliteTable(
     lastError: text('last_error'),
     createdAt: text('created_at').notNull(),
     sentAt: text('sent_at'),
+    /** Until when the mail is worth sending, when its link outlives a sign-in link's 15 minutes (an invitation). */
+    deliverUntil: text('deliver_until'),
   },
   (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
 );
@@ -338,4 +340,50 @@ export const chatMessages = sqliteTable(
     createdAt: text('created_at').notNull(),
   },
   (t) => [index('chat_messages_chat_idx').on(t.chatId, t.createdAt)],
+);
+
+/** Invitations to join a workspace; only the hash of the mailed link's token is kept. */
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['owner', 'developer', 'supervisor'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: text('invited_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'accepted', 'revoked'] }).notNull(),
+    expiresAt: text('expires_at').notNull(),
+    createdAt: text('created_at').notNull(),
+    decidedAt: text('decided_at'),
+  },
+  // One pending invitation per address and workspace: a new one replaces it.
+  (t) => [
+    uniqueIndex('invitations_pending_idx')
+      .on(t.workspaceId, t.email)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/** Every change of a workspace's members and invitations: who, what, when. */
+export const membershipEvents = sqliteTable(
+  'membership_events',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    action: text('action', { enum: ['invited', 'invitation_revoked', 'joined', 'role_changed', 'removed', 'left'] }).notNull(),
+    /** Emails, not user ids: the record outlives a membership and reads the same after it. */
+    actorEmail: text('actor_email').notNull(),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['owner', 'developer', 'supervisor'] }),
+    previousRole: text('previous_role', { enum: ['owner', 'developer', 'supervisor'] }),
+    at: text('at').notNull(),
+  },
+  (t) => [index('membership_events_workspace_idx').on(t.workspaceId, t.at)],
 );

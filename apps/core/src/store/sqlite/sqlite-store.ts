@@ -6,6 +6,7 @@ import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
 import { groupCommit } from './group-commit.ts';
+import { createSqliteMembers } from './members.ts';
 import { createSqliteMessaging } from './messaging.ts';
 import { developerTokens, memberships, users, workspaces } from './schema.ts';
 
@@ -47,7 +48,7 @@ export function createSqliteStore(file: string): Store {
     .where(and(eq(workspaces.slug, sql.placeholder('slug')), eq(memberships.userId, sql.placeholder('userId'))))
     .prepare();
   // Every workspace request looks up the caller's membership. Memberships change only through addMember below
-  // (core is the single writer), which empties this; a workspace's slug never changes.
+  // and the members store (core is the single writer), which empty this; a workspace's slug never changes.
   const knownMemberships = new Map<string, Membership>();
   const maxKnownMemberships = 10_000;
 
@@ -55,6 +56,7 @@ export function createSqliteStore(file: string): Store {
     ...createSqliteMessaging(db, write),
     ...createSqliteAuth(db, write),
     ...createSqliteAgents(db, write),
+    ...createSqliteMembers(db, write, () => knownMemberships.clear()),
     users: {
       async create(user) {
         return write(() => {
