@@ -3,6 +3,7 @@ import type { JsonResponse } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCases } from './cases/agents.ts';
 import { deviceAuthCases } from './cases/device-auth.ts';
+import { memberCases } from './cases/members.ts';
 import { senderCases } from './cases/senders.ts';
 import { verificationCases } from './cases/verifications.ts';
 import { workspaceCases } from './cases/workspaces.ts';
@@ -10,7 +11,14 @@ import { type Call, type DocumentedOperation, errorCodeOf } from './conformance.
 import { type OperationCase, type OperationCases, startWorld, type World } from './world.ts';
 
 /** Every operation's case; a new endpoint adds its own here (the last test fails until it does). */
-const cases: OperationCases = { ...workspaceCases, ...deviceAuthCases, ...verificationCases, ...senderCases, ...agentCases };
+const cases: OperationCases = {
+  ...workspaceCases,
+  ...deviceAuthCases,
+  ...verificationCases,
+  ...senderCases,
+  ...agentCases,
+  ...memberCases,
+};
 
 /** Documented answers no request of this suite can bring about, by code (any operation) or `operationId code`. */
 const allowance: Record<string, string> = {

@@ -14,6 +14,8 @@ export interface World {
   token: string;
   /** A supervisor of `acme`: reads, but changes nothing. */
   supervisorToken: string;
+  /** A second platform in local mode, where mail is delivered (to the dev mailbox), and the owner of its `acme`. */
+  mail: { url: string; token: string };
   stop(): Promise<void>;
 }
 
@@ -35,11 +37,14 @@ export async function startWorld(): Promise<World> {
   const graph: FakeProvider = await startFakeProvider(graphAccepted);
   const platform = await startPlatform({ clock: clock.now, providers: { whatsappGraphUrl: graph.url } });
   const down = await startGatewayWithoutCore();
+  const mailPlatform = await startPlatform({ localMode: true });
+  const mailToken = await createUserWithToken(mailPlatform, 'ada@example.com');
   const api = await conformance(platform.url);
   const token = await createUserWithToken(platform, 'ada@example.com');
   const supervisorToken = await createUserWithToken(platform, 'sam@example.com');
   const { store } = platform.core.services;
   for (const slug of ['acme', 'bare']) await api.call('createWorkspace', { token, json: { slug } });
+  await api.call('createWorkspace', { token: mailToken, json: { slug: 'acme' }, baseUrl: mailPlatform.url });
   const sam = await platform.core.services.identity.findOrCreateUser('sam@example.com');
   await store.workspaces.addMember((await store.workspaces.findBySlug('acme'))!.id, sam.id, 'supervisor', clock.now().toISOString());
   await api.call('putSender', {
@@ -54,7 +59,9 @@ export async function startWorld(): Promise<World> {
     downUrl: down.url,
     token,
     supervisorToken,
+    mail: { url: mailPlatform.url, token: mailToken },
     async stop() {
+      await mailPlatform.stop();
       await down.stop();
       await platform.stop();
       await graph.close();
