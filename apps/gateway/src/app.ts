@@ -8,7 +8,7 @@ import { mountEndpoints } from './http/mount.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { consoleRoutes } from './routes/console/index.ts';
-import { devRoutes } from './routes/dev.ts';
+import { devRoutes } from './routes/dev.tsx';
 import { openApiRoutes } from './routes/openapi.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
