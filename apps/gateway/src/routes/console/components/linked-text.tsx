@@ -1,5 +1,5 @@
 import { LinkifyIt } from 'linkify-it';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 
 // Only links with an http or https scheme become links: never a bare word or address, never another scheme.
 const linkify = new LinkifyIt({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false })
@@ -12,7 +12,12 @@ export function LinkedText({ text }: { text: string }) {
   const parts: ReactNode[] = [];
   let shown = 0;
   for (const link of linkify.match(text) ?? []) {
-    parts.push(text.slice(shown, link.index), <a href={link.url}>{link.text}</a>);
+    parts.push(
+      <Fragment key={link.index}>
+        {text.slice(shown, link.index)}
+        <a href={link.url}>{link.text}</a>
+      </Fragment>,
+    );
     shown = link.lastIndex;
   }
   parts.push(text.slice(shown));

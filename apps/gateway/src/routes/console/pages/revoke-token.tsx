@@ -29,7 +29,7 @@ export function RevokeTokenPage({ viewer, token, inUse }: { viewer: Viewer; toke
       {inUse && <p className="error">This is the token in use: it made the latest request, probably from the CLI you use.</p>}
       <form method="post" action={revokePath(token.id)} className="actions">
         <CsrfField token={viewer.csrfToken} />
-        <button className="danger">Revoke {token.name}</button>
+        <button className="danger">Revoke this token</button>
         <a className="button secondary" href="/tokens">
           Cancel
         </a>
