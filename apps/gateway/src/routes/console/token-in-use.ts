@@ -12,5 +12,3 @@ export function tokenInUse(tokens: readonly DeveloperTokenView[]): DeveloperToke
   for (const t of tokens) if (t.last_used_at && (!latest?.last_used_at || t.last_used_at > latest.last_used_at)) latest = t;
   return latest;
 }
-
-export const revokePath = (id: string) => `/tokens/${encodeURIComponent(id)}/revoke`;

@@ -8,6 +8,3 @@ export interface Viewer {
   /** Every workspace the person belongs to, with their role in it. */
   workspaces: Workspace[];
 }
-
-/** Where a workspace's pages start. */
-export const workspacePath = (slug: string) => `/w/${encodeURIComponent(slug)}`;

@@ -1,5 +1,5 @@
 import type { Workspace } from '@svc/domain';
-import { workspacePath } from '../viewer.ts';
+import { workspacePath } from '../paths.ts';
 
 /** Every workspace of the person, with their role; a disclosure that opens without script. */
 export function WorkspaceSwitcher({ workspaces, current }: { workspaces: Workspace[]; current?: string }) {

@@ -1,5 +1,6 @@
 import { Layout } from '../components/layout.tsx';
-import { type Viewer, workspacePath } from '../viewer.ts';
+import { workspacePath } from '../paths.ts';
+import type { Viewer } from '../viewer.ts';
 
 export function HomePage({ viewer }: { viewer: Viewer }) {
   return (

@@ -2,7 +2,7 @@ import type { DeveloperTokenView } from '@svc/domain';
 import { CsrfField } from '../components/csrf-field.tsx';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
-import { revokePath } from '../token-in-use.ts';
+import { revokePath } from '../paths.ts';
 import type { Viewer } from '../viewer.ts';
 
 /** Asks before revoking: showing this page changes nothing, its button's POST revokes. */

@@ -1,7 +1,8 @@
 import type { DeveloperTokenView } from '@svc/domain';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
-import { revokePath, tokenInUse } from '../token-in-use.ts';
+import { revokePath } from '../paths.ts';
+import { tokenInUse } from '../token-in-use.ts';
 import type { Viewer } from '../viewer.ts';
 
 export function TokensPage({ viewer, tokens }: { viewer: Viewer; tokens: DeveloperTokenView[] }) {
