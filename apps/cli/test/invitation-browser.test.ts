@@ -51,7 +51,7 @@ it('svc members add: the mailed invitation, opened in Chromium, signs a new pers
   expect((await runSvc(['members'], env)).stdout).not.toMatch(/^sue@example\.com\s+supervisor\s+member/m);
 
   await page.getByRole('button', { name: 'Accept' }).click();
-  await page.waitForURL(/\/workspaces\/acme\/members$/);
+  await page.waitForURL(/\/w\/acme\/members$/);
   await page.getByRole('heading', { name: 'Members of acme' }).waitFor();
   expect(await page.locator('tbody tr').allTextContents()).toEqual([
     expect.stringMatching(/ada@example\.com\s*owner/),
@@ -66,7 +66,7 @@ it("an owner's members page has the forms: invite, change a role, remove", async
   const context = await browser.newContext();
   const page = await context.newPage();
   // Ada signs in to the console by her own mailed sign-in link.
-  await page.goto(`${platform.url}/workspaces/acme/members`);
+  await page.goto(`${platform.url}/w/acme/members`);
   await page.getByLabel('Email').fill('ada@example.com');
   await page.getByRole('button', { name: 'Mail me a link' }).click();
   const signIn = await smtp.mail(1);

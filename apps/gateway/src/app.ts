@@ -9,8 +9,7 @@ import { mountEndpoints } from './http/mount.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { consoleRoutes } from './routes/console/index.ts';
-import { memberConsoleRoutes } from './routes/console/members.ts';
-import { devRoutes } from './routes/dev.ts';
+import { devRoutes } from './routes/dev.tsx';
 import { openApiRoutes } from './routes/openapi.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
@@ -33,7 +32,6 @@ export function mountedRouters({ core, publicUrl, localMode = false, log }: Gate
   return [
     { path: '/webhooks', router: webhookRoutes(core, publicUrl) },
     { path: '/', router: consoleRoutes(core, publicUrl, log) },
-    { path: '/', router: memberConsoleRoutes(core, publicUrl, log) },
     ...(localMode ? [{ path: '/dev', router: devRoutes(core) }] : []),
     { path: '/', router: openApiRoutes(endpoints, publicUrl) },
   ];

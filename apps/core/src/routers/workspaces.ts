@@ -1,6 +1,6 @@
 import { createWorkspaceInput, type Workspace } from '@svc/domain';
 import type { Membership } from '../store/store.ts';
-import { authedProcedure, router, workspaceProcedure } from '../trpc.ts';
+import { authedProcedure, router, userProcedure, workspaceProcedure } from '../trpc.ts';
 
 const toWorkspace = (m: Membership): Workspace => ({
   slug: m.slug,
@@ -10,8 +10,9 @@ const toWorkspace = (m: Membership): Workspace => ({
 });
 
 export const workspacesRouter = router({
-  list: authedProcedure.query(async ({ ctx }) => ({
-    workspaces: (await ctx.services.workspaces.list(ctx.principal.user.id)).map(toWorkspace),
+  // A console session lists them too: the console's workspace switcher shows every workspace of its user.
+  list: userProcedure.query(async ({ ctx }) => ({
+    workspaces: (await ctx.services.workspaces.list(ctx.user.id)).map(toWorkspace),
   })),
 
   get: workspaceProcedure.query(({ ctx }) => toWorkspace(ctx.membership)),

@@ -50,7 +50,7 @@ it('creates the account of a new address, signs it in and lands on the Accept pa
   const { owner, link } = await invite('newcomer', 'fresh@example.com');
   expect(await platform.core.services.store.users.findByEmail('fresh@example.com')).toBeUndefined();
   const browser = await acceptInBrowser(platform, link);
-  const page = await browser.get('/workspaces/newcomer/members');
+  const page = await browser.get('/w/newcomer/members');
   expect(page.status).toBe(200);
   expect(page.body).toContain('fresh@example.com');
   expect(page.body).not.toContain('Send invitation'); // a developer reads; only owners see the forms
@@ -72,7 +72,7 @@ it('refuses, with a clear message, a person signed in with another email; nothin
   expect(page.body).toContain('You are signed in as someone@example.com');
   expect(page.body).not.toContain('>Accept</button>');
   const forced = await browser.post(`${link}/accept`, {
-    csrf_token: formField((await browser.get('/workspaces/elsewhere/members')).body, 'csrf_token'),
+    csrf_token: formField((await browser.get('/w/elsewhere/members')).body, 'csrf_token'),
   });
   expect(forced.status).toBe(403);
   expect(forced.body).toContain('this invitation is for invited@example.com, but you are signed in as someone@example.com');

@@ -80,3 +80,5 @@ export function consoleSession(core: CoreClient, secure: boolean) {
     },
   };
 }
+
+export type ConsoleSession = ReturnType<typeof consoleSession>;

@@ -1,0 +1,8 @@
+import type { AppRouter } from '@svc/core';
+import type { inferRouterOutputs } from '@trpc/server';
+
+/** What core answers the console's queries, as its pages show it. */
+type Answers = inferRouterOutputs<AppRouter>;
+export type DeviceRequest = Answers['deviceAuth']['view'];
+export type DevMessage = Answers['dev']['outbox']['messages'][number];
+export type DevMail = Answers['dev']['mailbox']['messages'][number];

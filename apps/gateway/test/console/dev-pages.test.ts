@@ -1,0 +1,59 @@
+import { request } from '@svc/testkit';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { launchChromium, windowOf } from './chromium.ts';
+
+let platform: TestPlatform;
+let browser: Browser;
+let token: string;
+
+beforeAll(async () => {
+  platform = await startPlatform({ localMode: true });
+  browser = await launchChromium();
+  token = await createUserWithToken(platform, 'ada@example.com');
+  await request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme' } });
+  await request(`${platform.url}/api/developer/v1/acme/sender`, { token, method: 'PUT', json: { kind: 'dev' } });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform.stop();
+});
+
+it('the dev outbox shows each code in its own element, and that code verifies the number', async () => {
+  const created = await request(`${platform.url}/api/v1/acme/phone_verifications`, { token, json: { phone_number: '+56912345678' } });
+  expect(created.status).toBe(201);
+  const window = await windowOf(browser);
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/dev/outbox`);
+  const code = page.locator('code.otp');
+  await expect.poll(async () => (await page.reload(), await code.count())).toBe(1);
+  const shown = (await code.textContent()) ?? '';
+  expect(shown).toMatch(/^\d{6}$/);
+  expect(await page.locator('.card').textContent()).toContain(`${shown} is your verification code`);
+
+  const verified = await request(`${platform.url}/api/v1/acme/phone_verifications/${created.body.verification_id}/verify`, {
+    token,
+    json: { code: shown },
+  });
+  expect(verified.body.verified).toBe(true);
+  await window.close();
+}, 60_000);
+
+it('the dev mailbox shows mailed links as links; following one signs in and lands on the approval page', async () => {
+  const started = await request(`${platform.url}/cli/device_authorizations`, { json: { email: 'dev@example.com' } });
+  expect(started.body.email_sent).toBe(true);
+  const window = await windowOf(browser);
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/dev/mailbox`);
+  const link = page.getByRole('link', { name: /\/auth\/link\// });
+  await expect.poll(async () => (await page.reload(), await link.count())).toBe(1);
+  expect(await link.getAttribute('href')).toMatch(new RegExp(`^${platform.url}/auth/link/[\\w-]+$`));
+
+  await link.click();
+  await page.getByRole('button', { name: 'Continue as dev@example.com' }).click();
+  await page.waitForURL(`${platform.url}/device?user_code=${started.body.user_code}`);
+  expect(await page.locator('.code').textContent()).toBe(started.body.user_code);
+  await window.close();
+}, 60_000);

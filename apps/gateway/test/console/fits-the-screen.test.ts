@@ -1,0 +1,110 @@
+import { request } from '@svc/testkit';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { expectFits, launchChromium, widths, windowOf } from './chromium.ts';
+
+// Long values, as real ones can be: they must wrap, never widen the page.
+const email = 'ada.lovelace-analytical-engines@example-research-institute.org';
+const acme = { slug: 'acme-support-operations', name: 'Acme Support Operations International Holdings' };
+const globex = { slug: 'globex-customer-care-eu-west-1', name: 'Globex Customer Care' };
+const hostname = 'build-server-with-a-rather-long-hostname.internal.example.com';
+const userAgent = 'svc-cli/1.0 (linux; x64; node 20.18.0) Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)';
+
+let platform: TestPlatform;
+let browser: Browser;
+
+beforeAll(async () => {
+  platform = await startPlatform({ localMode: true });
+  browser = await launchChromium();
+  const { identity, workspaces, store } = platform.core.services;
+  const ada = await identity.findOrCreateUser(email);
+  await workspaces.create(ada.id, acme);
+  const bob = await identity.findOrCreateUser('bob@example.com');
+  const created = await workspaces.create(bob.id, globex);
+  const globexId = (await store.workspaces.findBySlug(created.slug))!.id;
+  await store.workspaces.addMember(globexId, ada.id, 'supervisor', new Date().toISOString());
+  const { token } = await identity.issueToken(ada.id, `svc CLI on ${hostname}`);
+  const api = (path: string, json?: object, method?: string) => request(`${platform.url}${path}`, { token, json, method });
+  expect((await api('/cli/whoami')).status).toBe(200);
+  expect((await api(`/api/developer/v1/${acme.slug}/sender`, { kind: 'dev' }, 'PUT')).status).toBe(200);
+  expect((await api(`/api/v1/${acme.slug}/phone_verifications`, { phone_number: '+56912345678' })).status).toBe(201);
+  await vi.waitFor(async () => expect((await request(`${platform.url}/dev/outbox.json`)).body.messages).toHaveLength(1));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform.stop();
+});
+
+it.each(widths)(
+  'every console and dev page fits a window %i px wide, with JavaScript off',
+  async (width) => {
+    const window = await windowOf(browser, width);
+    const page = await window.newPage();
+    const visit = async (path: string, name: string) => {
+      await page.goto(`${platform.url}${path}`);
+      await expectFits(page, name);
+    };
+
+    await visit('/login', 'sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Mail me a link' }).click();
+    await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
+    await expectFits(page, 'check-mail');
+
+    await visit('/dev/mailbox', 'dev-mailbox');
+    await page
+      .getByRole('link', { name: /\/auth\/link\// })
+      .first()
+      .click();
+    await page.getByRole('button', { name: `Continue as ${email}` }).waitFor();
+    await expectFits(page, 'continue-as');
+    await page.getByRole('button', { name: `Continue as ${email}` }).click();
+    await page.getByText(`Signed in as ${email}`).waitFor();
+    await expectFits(page, 'home');
+    await page.getByText('Workspaces', { exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'svc' })
+      .getByRole('link', { name: new RegExp(globex.name) })
+      .waitFor();
+    await expectFits(page, 'home-switcher-open');
+    await visit(`/w/${globex.slug}`, 'workspace');
+    await visit(`/w/${acme.slug}/members`, 'members');
+    await page.getByRole('button', { name: 'Send invitation' }).waitFor();
+    const invited = `carol.${width}@example.com`;
+    await page.getByLabel('Email').fill(invited);
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('heading', { name: 'Pending invitations' }).waitFor();
+    await expectFits(page, 'members-invited');
+    const mailed = await vi.waitFor(async () => {
+      const { messages } = (await request(`${platform.url}/dev/mailbox.json`)).body as { messages: { to: string; text: string }[] };
+      const link = messages.find((m) => m.to === invited)?.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)?.[0];
+      if (!link) throw new Error('no invitation mail yet');
+      return new URL(link).pathname;
+    });
+    await visit(mailed, 'invitation-other-account');
+
+    await visit('/tokens', 'tokens');
+    await page.getByRole('link', { name: 'Revoke' }).first().click();
+    await page.getByRole('heading', { name: /^Revoke .*\?$/ }).waitFor();
+    await expectFits(page, 'revoke-token');
+
+    const started = await request(`${platform.url}/cli/device_authorizations`, {
+      json: { hostname },
+      headers: { 'user-agent': userAgent },
+    });
+    await visit('/device', 'device-code');
+    await visit(`/device?user_code=${started.body.user_code}`, 'device-approval');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('You can return to your terminal').waitFor();
+    await expectFits(page, 'device-approved');
+    await visit(`/device?user_code=${started.body.user_code}`, 'device-settled');
+
+    await visit('/dev/outbox', 'dev-outbox');
+    await visit('/auth/link/not-a-link', 'link-expired');
+    await visit('/tokens/tok_unknown/revoke', 'error');
+    await window.close();
+  },
+  90_000,
+);
