@@ -9,3 +9,4 @@ export * from './phone-verification.ts';
 export * from './senders.ts';
 export * from './workspaces.ts';
 export * from './members.ts';
+export * from './flags.ts';

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+/** A supervisor's note: what the agent should have said. */
+export const flagNote = z.string().max(10_000);
+
+/** The most messages before a flagged reply that a flag keeps. */
+export const flagContextMessages = 10;
+
+export const flagStatus = z.enum(['open', 'fixed', 'removed']);
+export type FlagStatus = z.infer<typeof flagStatus>;
+
+const versionRef = z.object({ id: z.string(), number: z.number().int().min(1) }).meta({ id: 'VersionRef' });
+
+export const toolCallTrace = z
+  .object({
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+    request: z.object({ method: z.string(), url: z.string() }).meta({ description: 'Secrets show as [secret:NAME]' }),
+    status: z.number().int().nullable(),
+    response: z.unknown().meta({ description: "What the customer's backend answered, secrets redacted" }),
+    error: z.string().nullable(),
+    duration_ms: z.number(),
+  })
+  .meta({ id: 'ToolCallTrace' });
+
+export const knowledgeLookup = z
+  .object({
+    query: z.string(),
+    hits: z.array(z.object({ path: z.string(), text: z.string() })),
+  })
+  .meta({ id: 'KnowledgeLookup' });
+
+/** What the agent did on one turn: each tool call, each knowledge lookup, and the tokens spent. */
+export const turnTrace = z
+  .object({
+    tool_calls: z.array(toolCallTrace),
+    knowledge: z.array(knowledgeLookup),
+    tokens: z.object({ input: z.number().int(), output: z.number().int() }),
+  })
+  .meta({ id: 'Turn' });
+export type TurnView = z.infer<typeof turnTrace>;
+
+export const conversationMessage = z
+  .object({ role: z.enum(['visitor', 'agent']), text: z.string(), created_at: z.iso.datetime() })
+  .meta({ id: 'ConversationMessage' });
+
+/** A flag as the API shows it: a frozen view of the flagged reply, taken when it was flagged. */
+export const flag = z
+  .object({
+    id: z.string(),
+    status: flagStatus,
+    agent: z.string(),
+    environment: z.string(),
+    version: versionRef,
+    channel: z.string(),
+    chat_id: z.string(),
+    message_id: z.string(),
+    reply: z.string().meta({ description: 'The flagged agent reply' }),
+    note: z.string().nullable().meta({ description: 'What the agent should have said; a flag without one is in no digest' }),
+    conversation: z.array(conversationMessage).meta({ description: 'The last 10 messages before the reply, oldest first' }),
+    turn: turnTrace,
+    eval_case_id: z.string().nullable(),
+    fixed_by_version: versionRef.nullable(),
+    fixed_at: z.iso.datetime().nullable(),
+    created_by: z.string().meta({ description: 'The email of who flagged the reply' }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Flag' });
+export type FlagView = z.infer<typeof flag>;
+
+export const flagList = z.object({ flags: z.array(flag) }).meta({ id: 'FlagList' });
+
+/** One change of a flag: who, from which state to which, the note before and after, when. */
+export const flagEvent = z
+  .object({
+    actor: z.string().meta({ description: 'Email' }),
+    from_status: flagStatus.nullable(),
+    to_status: flagStatus,
+    note_before: z.string().nullable(),
+    note_after: z.string().nullable(),
+    at: z.iso.datetime(),
+  })
+  .meta({ id: 'FlagEvent' });
+
+export const flagWithHistory = flag.extend({ history: z.array(flagEvent) }).meta({ id: 'FlagWithHistory' });
+
+export const createFlagInput = z
+  .object({ message_id: z.string().min(1).max(100), note: flagNote.nullish() })
+  .meta({ id: 'CreateFlagRequest' });
+export type CreateFlagInput = z.infer<typeof createFlagInput>;
+
+export const updateFlagInput = z
+  .object({ note: flagNote.nullable().meta({ description: 'null or "" clears the note (and removes its eval case)' }) })
+  .meta({ id: 'UpdateFlagRequest' });
+
+export const flagListQuery = z.object({ status: z.enum(['open', 'fixed', 'removed', 'all']).default('open') });
+
+/** An eval case: the visitor turns to replay and the outcome expected. */
+export const evalCase = z
+  .object({
+    id: z.string(),
+    agent: z.string(),
+    turns: z.array(z.string()).min(1).max(50),
+    expected: z.string(),
+    origin: z.union([z.object({ flag_id: z.string() }), z.object({ created_by: z.string() })]),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'EvalCase' });
+export type EvalCaseView = z.infer<typeof evalCase>;
