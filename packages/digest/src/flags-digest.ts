@@ -1,19 +1,9 @@
-/** One open flag as the digest shows it (spec section 2, "Flag"). */
-export interface DigestFlag {
-  id: string;
-  agent: string;
-  environment: string;
-  version: string;
-  channel: string;
-  /** The last messages before the flagged reply, oldest first. */
-  conversation: { role: 'visitor' | 'agent'; text: string }[];
-  reply: string;
-  note: string;
-}
+import type { FlagView } from '@svc/domain';
 
 export interface FlagsDigestInput {
   workspace: string;
-  flags: DigestFlag[];
+  /** Flags as the API shows them; the digest keeps the open ones with a note. */
+  flags: FlagView[];
 }
 
 const instructions = [
@@ -29,12 +19,12 @@ const quote = (text: string) =>
     .map((line) => `> ${line}`)
     .join('\n');
 
-function renderFlag(flag: DigestFlag, index: number): string {
+function renderFlag(flag: FlagView & { note: string }, index: number): string {
   const conversation = flag.conversation.map((m) => `- **${m.role}**: ${m.text.replace(/\n/g, ' ')}`);
   return [
     `## ${index + 1}. ${flag.agent} on ${flag.environment} (${flag.id})`,
     '',
-    `Version ${flag.version}, channel ${flag.channel}.`,
+    `Version v${flag.version.number}, channel ${flag.channel}.`,
     '',
     '### Conversation before the reply',
     '',
@@ -51,7 +41,8 @@ function renderFlag(flag: DigestFlag, index: number): string {
 }
 
 /** The flags digest: the markdown `svc flags` prints and `GET .../flags.md` returns. */
-export function renderFlagsDigest({ workspace, flags }: FlagsDigestInput): string {
+export function renderFlagsDigest({ workspace, flags: all }: FlagsDigestInput): string {
+  const flags = all.filter((f): f is FlagView & { note: string } => f.status === 'open' && Boolean(f.note));
   const header = [`# Open flags in ${workspace}`, '', ...instructions, ''];
   if (flags.length === 0) return [...header, 'No open flags.', ''].join('\n');
   const count = `${flags.length} open flag${flags.length === 1 ? '' : 's'}.`;

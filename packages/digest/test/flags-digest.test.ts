@@ -1,15 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { type DigestFlag, renderFlagsDigest } from '../src/index.ts';
+import type { FlagView } from '@svc/domain';
+import { renderFlagsDigest } from '../src/index.ts';
 
-const flag: DigestFlag = {
+const at = '2026-06-01T12:00:00.000Z';
+const flag: FlagView = {
   id: 'flg_1',
+  status: 'open',
   agent: 'support',
   environment: 'live',
-  version: 'v3',
+  version: { id: 'ver_3', number: 3 },
   channel: 'whatsapp',
-  conversation: [{ role: 'visitor', text: 'Can I return shoes after 40 days?' }],
+  chat_id: 'chat_1',
+  message_id: 'msg_2',
+  conversation: [{ role: 'visitor', text: 'Can I return shoes after 40 days?', created_at: at }],
   reply: 'Yes, anytime.',
   note: 'Returns are accepted within 30 days of delivery.',
+  turn: { tool_calls: [], knowledge: [], tokens: { input: 0, output: 0 } },
+  eval_case_id: 'case_1',
+  fixed_by_version: null,
+  fixed_at: null,
+  created_by: 'sam@example.com',
+  created_at: at,
+  updated_at: at,
 };
 
 describe('flags digest', () => {
