@@ -1,6 +1,6 @@
-import { removeTempDirs, type SmtpCapture, startSmtpCapture, tempDir } from '@svc/testkit';
+import { launchChromium, removeTempDirs, type SmtpCapture, startSmtpCapture, tempDir } from '@svc/testkit';
 import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';
 
@@ -11,17 +11,7 @@ let browser: Browser;
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   platform = await startPlatform({ mail: { smtpUrl: smtp.url } });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

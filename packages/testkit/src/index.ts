@@ -4,3 +4,4 @@ export * from './ports.ts';
 export * from './fake-provider.ts';
 export * from './browser-session.ts';
 export * from './smtp.ts';
+export * from './chromium.ts';

@@ -1,25 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestPlatform } from '../../testing/platform.ts';
 
 /** A phone's width and a laptop's. */
 export const widths = [390, 1280] as const;
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-}
+export { launchChromium } from '@svc/testkit';
 
 /** A browser window of the given width with JavaScript off: the console must work without it. */
 export function windowOf(browser: Browser, width: number = 1280): Promise<BrowserContext> {
