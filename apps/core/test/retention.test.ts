@@ -7,6 +7,7 @@ import { defaultConfig } from '../src/config.ts';
 import { createServices } from '../src/services/index.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
+import { deviceAuthorizationRecord } from './records.ts';
 import { tempDir } from './temp-dir.ts';
 
 const log = createLogger('core', { LOG_LEVEL: 'silent' });
@@ -16,24 +17,15 @@ const day = 24 * 60 * minute;
 /** A row of each kind the retention job looks after, made at `at` (expiring 15 minutes later), named by `tag`. */
 async function addRows(store: Store, tag: string, at: Date, options: { finished: boolean }) {
   const iso = (offset = 0) => new Date(at.getTime() + offset).toISOString();
-  await store.deviceAuthorizations.create({
-    id: `dev_${tag}`,
-    deviceCodeHash: `device_${tag}`,
-    userCode: `${tag}`.toUpperCase().padEnd(8, 'B'),
-    status: 'pending',
-    intervalSeconds: 5,
-    lastPolledAt: null,
-    expiresAt: iso(15 * minute),
-    clientName: 'svc CLI',
-    clientHostname: null,
-    clientIp: null,
-    clientUserAgent: null,
-    email: null,
-    userId: null,
-    tokenId: null,
-    decidedAt: null,
-    createdAt: iso(),
-  });
+  await store.deviceAuthorizations.create(
+    deviceAuthorizationRecord({
+      id: `dev_${tag}`,
+      deviceCodeHash: `device_${tag}`,
+      userCode: `${tag}`.toUpperCase().padEnd(8, 'B'),
+      expiresAt: iso(15 * minute),
+      createdAt: iso(),
+    }),
+  );
   const link = {
     id: `lnk_${tag}`,
     tokenHash: `link_${tag}`,

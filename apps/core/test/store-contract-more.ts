@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HourlyLimitReached, type PhoneVerification } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
+import { deviceAuthorizationRecord } from './records.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
@@ -32,24 +33,8 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       deliveryUpdatedAt: at(1),
       createdAt: at(1),
     });
-    const deviceAuthorization = () => ({
-      id: 'dev_1',
-      deviceCodeHash: 'h1',
-      userCode: 'BCDFGHJK',
-      status: 'pending' as const,
-      intervalSeconds: 5,
-      lastPolledAt: null,
-      expiresAt: at(15),
-      clientName: 'svc CLI',
-      clientHostname: null,
-      clientIp: null,
-      clientUserAgent: null,
-      email: null,
-      userId: null,
-      tokenId: null,
-      decidedAt: null,
-      createdAt: at(0),
-    });
+    const deviceAuthorization = () =>
+      deviceAuthorizationRecord({ id: 'dev_1', deviceCodeHash: 'h1', userCode: 'BCDFGHJK', expiresAt: at(15), createdAt: at(0) });
     const message = (id: string, verificationId: string, minute: number) => ({
       id,
       workspaceId: 'ws_1',

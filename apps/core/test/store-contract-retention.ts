@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DeviceAuthorizationRecord } from '../src/store/auth-store.ts';
 import type { PhoneVerification } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
+import { deviceAuthorizationRecord } from './records.ts';
 
 const at = (minute: number) =>
   `2026-01-01T${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00.000Z`;
@@ -17,24 +17,7 @@ export function describeRetentionStoreContract(name: string, open: () => Store):
     });
     afterEach(() => store.close());
 
-    const authorization = (id: string, expiresAt: string): DeviceAuthorizationRecord => ({
-      id,
-      deviceCodeHash: `hash_${id}`,
-      userCode: id.toUpperCase().padEnd(8, 'B'),
-      status: 'pending',
-      intervalSeconds: 5,
-      lastPolledAt: null,
-      expiresAt,
-      clientName: 'svc CLI',
-      clientHostname: null,
-      clientIp: null,
-      clientUserAgent: null,
-      email: null,
-      userId: null,
-      tokenId: null,
-      decidedAt: null,
-      createdAt: at(0),
-    });
+    const authorization = (id: string, expiresAt: string) => deviceAuthorizationRecord({ id, expiresAt, createdAt: at(0) });
 
     it('purges device authorizations, sign-in links and sessions by expiry, in batches of at most the limit', async () => {
       for (const [id, minute] of [
