@@ -1,4 +1,13 @@
-import { createChatInput, environmentName, pageQuery, publishInput, pushInput, secretName, sendMessageInput } from '@svc/domain';
+import {
+  createChatInput,
+  environmentName,
+  inboxQuery,
+  pageQuery,
+  publishInput,
+  pushInput,
+  secretName,
+  sendMessageInput,
+} from '@svc/domain';
 import { z } from 'zod';
 import { requireRole, router, workspaceProcedure } from '../trpc.ts';
 
@@ -39,7 +48,7 @@ export const chatsRouter = router({
     .input(sendMessageInput.extend({ chat_id: z.string().max(100) }))
     .mutation(({ ctx, input }) => ctx.services.chats.send(ctx.membership.id, input.chat_id, input.text)),
 
-  inbox: workspaceProcedure.input(pageQuery).query(({ ctx, input }) => ctx.services.chats.inbox(ctx.membership.id, input)),
+  inbox: workspaceProcedure.input(inboxQuery).query(({ ctx, input }) => ctx.services.chats.inbox(ctx.membership.id, input)),
 
   get: workspaceProcedure
     .input(z.object({ chat_id: z.string().max(100) }))
