@@ -70,6 +70,12 @@ export const workspaceProcedure = t.procedure.input(workspaceScope).use(async ({
   return next({ ctx: { principal, membership } });
 });
 
+/** A procedure on one of the caller's workspaces, for a developer token or a console session alike. */
+export const memberProcedure = userProcedure.input(workspaceScope).use(async ({ ctx, input, next }) => {
+  const membership = await ctx.services.workspaces.resolve(input.workspace, ctx.user.id);
+  return next({ ctx: { membership } });
+});
+
 export function requireRole(role: Role, allowed: readonly Role[]): void {
   if (!allowed.includes(role)) {
     throw new DomainError('forbidden', `this needs the ${allowed.join(' or ')} role; you are ${role}`);

@@ -150,7 +150,7 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       const chat = { workspaceId: 'ws_1', agent: 'support', environment: 'live', versionId: 'ver_1', channel: 'api', createdAt: at(5) };
       await store.chats.create({ ...chat, id: 'chat_1', replay: false });
       await store.chats.create({ ...chat, id: 'chat_2', replay: true });
-      expect((await store.chats.inbox('ws_1', { limit: 10 })).items.map((c) => c.id)).toEqual(['chat_1']);
+      expect((await store.chats.inbox('ws_1', {}, { limit: 10 })).items.map((c) => c.id)).toEqual(['chat_1']);
       expect(await store.chats.countConversations('ws_1', 'live')).toBe(1);
     });
 

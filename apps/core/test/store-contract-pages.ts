@@ -63,12 +63,83 @@ export function describePageStoreContract(name: string, open: () => Store): void
       for (const c of [chat('chat_a', 1), chat('chat_b', 2), chat('chat_c', 2), chat('chat_d', 3), chat('chat_r', 2, { replay: true })])
         await store.chats.create(c);
       await store.chats.create(chat('chat_o', 2, { workspaceId: 'ws_2', versionId: 'ver_x' }));
-      const first = await store.chats.inbox('ws_1', { limit: 2 });
+      const first = await store.chats.inbox('ws_1', {}, { limit: 2 });
       expect([first.items.map((c) => c.id), first.more]).toEqual([['chat_d', 'chat_c'], true]);
       // A chat started meanwhile is newer than every one listed: it shifts no later page.
       await store.chats.create(chat('chat_n', 4));
-      const second = await store.chats.inbox('ws_1', { limit: 2, after: { key: at(2), id: 'chat_c' } });
+      const second = await store.chats.inbox('ws_1', {}, { limit: 2, after: { key: at(2), id: 'chat_c' } });
       expect([second.items.map((c) => c.id), second.more]).toEqual([['chat_b', 'chat_a'], false]);
+    });
+
+    it("narrows the inbox to an agent, an environment or both, and pages within what's left", async () => {
+      await store.versions.create(version('ver_1'));
+      const chat = (id: string, minute: number, agent: string, environment: string): Chat => ({
+        id,
+        workspaceId: 'ws_1',
+        agent,
+        environment,
+        versionId: 'ver_1',
+        channel: 'api',
+        replay: false,
+        createdAt: at(minute),
+      });
+      const all = [
+        chat('chat_1', 1, 'support', 'live'),
+        chat('chat_2', 2, 'sales', 'live'),
+        chat('chat_3', 3, 'support', 'preview'),
+        chat('chat_4', 4, 'support', 'live'),
+        chat('chat_5', 5, 'sales', 'preview'),
+        chat('chat_6', 6, 'support', 'live'),
+      ];
+      for (const c of all) await store.chats.create(c);
+      await store.chats.create({ ...chat('chat_r', 7, 'support', 'live'), replay: true });
+      const ids = async (filter: { agent?: string; environment?: string }) =>
+        (await store.chats.inbox('ws_1', filter, { limit: 10 })).items.map((c) => c.id);
+      expect(await ids({ agent: 'support' })).toEqual(['chat_6', 'chat_4', 'chat_3', 'chat_1']);
+      expect(await ids({ environment: 'preview' })).toEqual(['chat_5', 'chat_3']);
+      expect(await ids({ agent: 'support', environment: 'live' })).toEqual(['chat_6', 'chat_4', 'chat_1']);
+      expect(await ids({ agent: 'nobody' })).toEqual([]);
+      const first = await store.chats.inbox('ws_1', { agent: 'support', environment: 'live' }, { limit: 2 });
+      expect([first.items.map((c) => c.id), first.more]).toEqual([['chat_6', 'chat_4'], true]);
+      const second = await store.chats.inbox(
+        'ws_1',
+        { agent: 'support', environment: 'live' },
+        { limit: 2, after: { key: at(4), id: 'chat_4' } },
+      );
+      expect([second.items.map((c) => c.id), second.more]).toEqual([['chat_1'], false]);
+    });
+
+    it("shows each inbox chat's version number, the visitor's first message and the count of messages", async () => {
+      await store.versions.create(version('ver_1'));
+      const { version: second } = await store.versions.create(version('ver_2'));
+      const chat = (id: string, minute: number, versionId: string): Chat => ({
+        id,
+        workspaceId: 'ws_1',
+        agent: 'support',
+        environment: 'live',
+        versionId,
+        channel: 'whatsapp',
+        replay: false,
+        createdAt: at(minute),
+      });
+      await store.chats.create(chat('chat_talk', 1, 'ver_2'));
+      await store.chats.create(chat('chat_quiet', 2, 'ver_1'));
+      const message = (id: string, role: 'visitor' | 'agent', text: string, minute: number) => ({
+        id,
+        chatId: 'chat_talk',
+        role,
+        text,
+        trace: role === 'agent' ? { tool_calls: [] } : null,
+        createdAt: at(minute),
+      });
+      // Visitor messages of one moment keep the order they were added in.
+      await store.chats.addMessages([message('msg_1', 'visitor', 'where is my order?', 3), message('msg_2', 'agent', 'Which one?', 3)]);
+      await store.chats.addMessages([message('msg_3', 'visitor', 'A-1001', 3), message('msg_4', 'agent', 'Shipped.', 3)]);
+      const { items } = await store.chats.inbox('ws_1', {}, { limit: 10 });
+      expect(items.map((c) => [c.id, c.versionNumber, c.firstVisitorText, c.messageCount, c.channel])).toEqual([
+        ['chat_quiet', 1, null, 0, 'whatsapp'],
+        ['chat_talk', second.number, 'where is my order?', 4, 'whatsapp'],
+      ]);
     });
   });
 }

@@ -109,13 +109,13 @@ describe('the lists that grow, a page at a time', () => {
 
   it('documents limit, cursor and next_cursor in the OpenAPI document', async () => {
     const { body } = await request(`${platform.url}/openapi.json`);
-    for (const [path, schema] of [
-      ['/api/developer/v1/{workspace}/chats', 'Inbox'],
-      ['/api/developer/v1/{workspace}/versions', 'AgentVersionList'],
-      ['/cli/tokens', 'DeveloperTokenList'],
+    for (const [path, schema, filters] of [
+      ['/api/developer/v1/{workspace}/chats', 'Inbox', ['agent', 'environment']],
+      ['/api/developer/v1/{workspace}/versions', 'AgentVersionList', []],
+      ['/cli/tokens', 'DeveloperTokenList', []],
     ] as const) {
       const parameters = body.paths[path].get.parameters as { name: string; in: string }[];
-      expect(parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(['limit', 'cursor']);
+      expect(parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(['limit', 'cursor', ...filters]);
       expect(body.components.schemas[schema].properties.next_cursor).toBeDefined();
     }
   });

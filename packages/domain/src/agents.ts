@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { displayText } from './display-text.ts';
-import { nextCursor } from './pagination.ts';
+import { nextCursor, pageQuery } from './pagination.ts';
 
 /** `feat/Refund-Flow` → `feat-refund-flow`: the environment a branch deploys to. */
 export function environmentForBranch(branch: string | undefined): string {
@@ -18,6 +18,12 @@ export const environmentName = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'expected an environment name: lowercase letters, digits and dashes')
   .meta({ example: 'feat-refund-flow' });
+
+/** An agent's folder name under `agents/`. */
+export const agentSlug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$/, 'expected an agent slug: lowercase letters, digits and dashes')
+  .meta({ example: 'support' });
 
 export const pushInput = z
   .object({
@@ -97,6 +103,29 @@ export const chatView = z
     created_at: z.iso.datetime(),
   })
   .meta({ id: 'Chat' });
+
+/** A page of the inbox, narrowed to an agent, an environment, or both. */
+export const inboxQuery = pageQuery.extend({
+  agent: agentSlug.optional().meta({ description: "Only this agent's chats" }),
+  environment: environmentName.optional().meta({ description: "Only this environment's chats" }),
+});
+export type InboxQuery = z.infer<typeof inboxQuery>;
+
+export const inboxChat = chatView
+  .extend({
+    version_number: z.number().int().meta({ description: 'The number of the version that answered the chat' }),
+    first_visitor_message: z.string().nullable().meta({ description: "The visitor's first message; null before there is one" }),
+    message_count: z.number().int().meta({ description: "The visitor's and the agent's messages together" }),
+  })
+  .meta({ id: 'InboxChat' });
+
+export const inbox = z
+  .object({
+    conversations: z.number().int().meta({ description: "The workspace's conversations, whatever the filters" }),
+    chats: z.array(inboxChat).meta({ description: 'Newest first' }),
+    next_cursor: nextCursor,
+  })
+  .meta({ id: 'Inbox', description: 'Replay chats of evals are never listed or counted' });
 
 export const sendMessageInput = z.object({ text: z.string().min(1).max(10_000) }).meta({ id: 'SendMessage' });
 

@@ -1,6 +1,15 @@
-import { createChatInput, environmentName, pageQuery, publishInput, pushInput, secretName, sendMessageInput } from '@svc/domain';
+import {
+  createChatInput,
+  environmentName,
+  inboxQuery,
+  pageQuery,
+  publishInput,
+  pushInput,
+  secretName,
+  sendMessageInput,
+} from '@svc/domain';
 import { z } from 'zod';
-import { requireRole, router, workspaceProcedure } from '../trpc.ts';
+import { memberProcedure, requireRole, router, workspaceProcedure } from '../trpc.ts';
 
 const deployers = ['owner', 'developer'] as const;
 
@@ -16,7 +25,8 @@ export const agentsRouter = router({
     return ctx.services.deployments.publish(ctx.membership, input.from);
   }),
 
-  environments: workspaceProcedure.query(({ ctx }) => ctx.services.deployments.environments(ctx.membership.id)),
+  // Reads the console shows as well: a console session may make them.
+  environments: memberProcedure.query(({ ctx }) => ctx.services.deployments.environments(ctx.membership.id)),
 
   versions: workspaceProcedure.input(pageQuery).query(({ ctx, input }) => ctx.services.deployments.versions(ctx.membership.id, input)),
 
@@ -39,9 +49,9 @@ export const chatsRouter = router({
     .input(sendMessageInput.extend({ chat_id: z.string().max(100) }))
     .mutation(({ ctx, input }) => ctx.services.chats.send(ctx.membership.id, input.chat_id, input.text)),
 
-  inbox: workspaceProcedure.input(pageQuery).query(({ ctx, input }) => ctx.services.chats.inbox(ctx.membership.id, input)),
+  inbox: memberProcedure.input(inboxQuery).query(({ ctx, input }) => ctx.services.chats.inbox(ctx.membership.id, input)),
 
-  get: workspaceProcedure
+  get: memberProcedure
     .input(z.object({ chat_id: z.string().max(100) }))
     .query(({ ctx, input }) => ctx.services.chats.get(ctx.membership.id, input.chat_id)),
 });

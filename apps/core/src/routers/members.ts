@@ -1,12 +1,6 @@
-import { changeRoleInput, inviteMemberInput, workspaceScope } from '@svc/domain';
+import { changeRoleInput, inviteMemberInput } from '@svc/domain';
 import { z } from 'zod';
-import { publicProcedure, router, sessionProcedure, userProcedure } from '../trpc.ts';
-
-/** A procedure on one of the caller's workspaces, for a developer token or a console session alike. */
-const memberProcedure = userProcedure.input(workspaceScope).use(async ({ ctx, input, next }) => {
-  const membership = await ctx.services.workspaces.resolve(input.workspace, ctx.user.id);
-  return next({ ctx: { membership } });
-});
+import { memberProcedure, publicProcedure, router, sessionProcedure } from '../trpc.ts';
 
 const link = z.object({ token: z.string().max(200) });
 

@@ -1,5 +1,5 @@
 import { AgentRunner, AgentRunnerCache, type EgressRules, parseBundle, type ProviderSettings } from '@svc/agent-runtime';
-import { DomainError, type PageQuery } from '@svc/domain';
+import { DomainError, type InboxQuery } from '@svc/domain';
 import { z } from 'zod';
 import type { Chat } from '../store/agents-store.ts';
 import type { Store } from '../store/store.ts';
@@ -94,12 +94,17 @@ export function createChatService(
       };
     },
 
-    /** The inbox, a page at a time, newest first. */
-    async inbox(workspaceId: string, query: PageQuery) {
-      const page = await store.chats.inbox(workspaceId, pageRequest(query, z.iso.datetime()));
+    /** The inbox, a page at a time, newest first, narrowed to an agent or an environment when asked. */
+    async inbox(workspaceId: string, { agent, environment, ...query }: InboxQuery) {
+      const page = await store.chats.inbox(workspaceId, { agent, environment }, pageRequest(query, z.iso.datetime()));
       return {
         conversations: await store.chats.countConversations(workspaceId),
-        chats: page.items.map(toChatView),
+        chats: page.items.map((chat) => ({
+          ...toChatView(chat),
+          version_number: chat.versionNumber,
+          first_visitor_message: chat.firstVisitorText,
+          message_count: chat.messageCount,
+        })),
         next_cursor: nextCursorOf(page, (chat) => ({ key: chat.createdAt, id: chat.id })),
       };
     },

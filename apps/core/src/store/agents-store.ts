@@ -29,6 +29,20 @@ export interface Chat {
   createdAt: string;
 }
 
+/** What the inbox may be narrowed to; each filter left out lists every chat. */
+export interface InboxFilter {
+  agent?: string;
+  environment?: string;
+}
+
+/** A chat as the inbox lists it, with what its row shows of the conversation. */
+export interface InboxChat extends Chat {
+  versionNumber: number;
+  /** The visitor's first message; null before the visitor said anything. */
+  firstVisitorText: string | null;
+  messageCount: number;
+}
+
 export interface ChatMessage {
   id: string;
   chatId: string;
@@ -64,8 +78,8 @@ export interface AgentsStore {
   chats: {
     create(chat: Chat): Promise<void>;
     get(workspaceId: string, id: string): Promise<Chat | undefined>;
-    /** The inbox: chats that are not replays, newest first; the page's key is the creation time. */
-    inbox(workspaceId: string, page: PageRequest<string>): Promise<Page<Chat>>;
+    /** The inbox: chats that are not replays, newest first, as filtered; the page's key is the creation time. */
+    inbox(workspaceId: string, filter: InboxFilter, page: PageRequest<string>): Promise<Page<InboxChat>>;
     countConversations(workspaceId: string, environment?: string): Promise<number>;
     addMessages(messages: ChatMessage[]): Promise<void>;
     messages(chatId: string): Promise<ChatMessage[]>;

@@ -5,7 +5,8 @@ import {
   deploymentResult,
   environmentList,
   environmentName,
-  nextCursor,
+  inbox,
+  inboxQuery,
   pageQuery,
   publishInput,
   pushInput,
@@ -28,9 +29,6 @@ const chatDetail = chatView
     ),
   })
   .meta({ id: 'ChatDetail' });
-const inbox = z
-  .object({ conversations: z.number().int(), chats: z.array(chatView).meta({ description: 'Newest first' }), next_cursor: nextCursor })
-  .meta({ id: 'Inbox', description: 'Replay chats of evals are never listed or counted' });
 
 export const agentEndpoints = [
   endpoint({
@@ -122,11 +120,11 @@ export const agentEndpoints = [
     method: 'get',
     path: '/api/developer/v1/:workspace/chats',
     operationId: 'inbox',
-    summary: 'The inbox, a page at a time: the newest chats and the count of conversations',
+    summary: 'The inbox, a page at a time: the newest chats (of one agent, one environment, when asked) and the count of conversations',
     tags: ['agents'],
     auth: true,
     params: workspacePath,
-    query: pageQuery,
+    query: inboxQuery,
     status: 200,
     response: { description: 'The inbox', schema: inbox },
     errors: ['workspace_not_found'],

@@ -1,7 +1,8 @@
-import { request } from '@svc/testkit';
+import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { orderAgent } from '../agents/order-agent.ts';
 import { expectFits, launchChromium, widths, windowOf } from './chromium.ts';
 
 // Long values, as real ones can be: they must wrap, never widen the page.
@@ -11,11 +12,20 @@ const globex = { slug: 'globex-customer-care-eu-west-1', name: 'Globex Customer 
 const hostname = 'build-server-with-a-rather-long-hostname.internal.example.com';
 const userAgent = 'svc-cli/1.0 (linux; x64; node 20.18.0) Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)';
 
+const visitorLine =
+  'hello, I would like to know where my order is, it was supposed to arrive last week and nothing came: A-100200300400500';
 let platform: TestPlatform;
 let browser: Browser;
+let backend: FakeProvider;
+let chatId: string;
 
 beforeAll(async () => {
-  platform = await startPlatform({ localMode: true });
+  // A backend whose answer has long unbroken values, as a tracking URL or a token can be.
+  backend = await startFakeProvider(() => ({
+    status: 200,
+    body: { status: 'shipped', tracking_url: `https://tracking.example.com/${'x'.repeat(200)}`, notes: 'n'.repeat(300) },
+  }));
+  platform = await startPlatform({ localMode: true, toolEgress: { allowPrivateNetworks: true } });
   browser = await launchChromium();
   const { identity, workspaces, store } = platform.core.services;
   const ada = await identity.findOrCreateUser(email);
@@ -30,11 +40,19 @@ beforeAll(async () => {
   expect((await api(`/api/developer/v1/${acme.slug}/sender`, { kind: 'dev' }, 'PUT')).status).toBe(200);
   expect((await api(`/api/v1/${acme.slug}/phone_verifications`, { phone_number: '+56912345678' })).status).toBe(201);
   await vi.waitFor(async () => expect((await request(`${platform.url}/dev/outbox.json`)).body.messages).toHaveLength(1));
+  const files = { ...orderAgent({ url: backend.url }), 'svc.yaml': `workspace: ${acme.slug}\n` };
+  expect(
+    (await api(`/api/developer/v1/${acme.slug}/deployments`, { environment: 'feat-a-rather-long-branch-name-for-tests', files })).status,
+  ).toBe(201);
+  chatId = (await api(`/api/v1/${acme.slug}/chats`, { agent: 'support', environment: 'feat-a-rather-long-branch-name-for-tests' })).body
+    .chat_id;
+  expect((await api(`/api/v1/${acme.slug}/chats/${chatId}/messages`, { text: visitorLine })).status).toBe(201);
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   await platform.stop();
+  await backend.close();
 });
 
 it.each(widths)(
@@ -70,6 +88,11 @@ it.each(widths)(
       .waitFor();
     await expectFits(page, 'home-switcher-open');
     await visit(`/w/${globex.slug}`, 'workspace');
+    await visit(`/w/${acme.slug}/inbox`, 'inbox');
+    await page.getByRole('link', { name: visitorLine }).click();
+    await page.getByText('Turn details').click();
+    await page.getByRole('heading', { name: 'Tool call order_status' }).waitFor();
+    await expectFits(page, 'chat-turn-details-open');
     await visit(`/w/${acme.slug}/members`, 'members');
     await page.getByRole('button', { name: 'Send invitation' }).waitFor();
     const invited = `carol.${width}@example.com`;

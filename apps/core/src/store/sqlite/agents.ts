@@ -1,9 +1,20 @@
-import { and, asc, count, desc, eq, lt, max, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, lt, max, or, sql } from 'drizzle-orm';
 import type { AgentsStore, AgentVersion } from '../agents-store.ts';
 import { pageOf } from '../page.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { agentVersions, chatMessages, chats, environmentSecrets, environments } from './schema.ts';
+
+/** What an inbox row shows beside the chat, each computed in the page's one query. */
+const inboxColumns = {
+  versionNumber: agentVersions.number,
+  firstVisitorText: sql<string | null>`(
+    select ${chatMessages.text} from ${chatMessages}
+    where ${chatMessages.chatId} = ${chats.id} and ${chatMessages.role} = 'visitor'
+    order by ${chatMessages}.rowid limit 1
+  )`,
+  messageCount: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.chatId} = ${chats.id})`,
+};
 
 type VersionRow = typeof agentVersions.$inferSelect;
 const toVersion = (row: VersionRow): AgentVersion => ({ ...row, files: JSON.parse(row.files) as Record<string, string> });
@@ -121,14 +132,17 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
           .where(and(eq(chats.id, id), eq(chats.workspaceId, workspaceId)))
           .get();
       },
-      async inbox(workspaceId, { limit, after }) {
+      async inbox(workspaceId, filter, { limit, after }) {
         const rows = db
-          .select()
+          .select({ ...getTableColumns(chats), ...inboxColumns })
           .from(chats)
+          .innerJoin(agentVersions, eq(agentVersions.id, chats.versionId))
           .where(
             and(
               eq(chats.workspaceId, workspaceId),
               eq(chats.replay, false),
+              filter.agent === undefined ? undefined : eq(chats.agent, filter.agent),
+              filter.environment === undefined ? undefined : eq(chats.environment, filter.environment),
               after ? or(lt(chats.createdAt, after.key), and(eq(chats.createdAt, after.key), lt(chats.id, after.id))) : undefined,
             ),
           )

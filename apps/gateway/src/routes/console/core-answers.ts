@@ -6,3 +6,7 @@ type Answers = inferRouterOutputs<AppRouter>;
 export type DeviceRequest = Answers['deviceAuth']['view'];
 export type DevMessage = Answers['dev']['outbox']['messages'][number];
 export type DevMail = Answers['dev']['mailbox']['messages'][number];
+export type InboxAnswer = Answers['chats']['inbox'];
+export type InboxChat = InboxAnswer['chats'][number];
+export type ChatAnswer = Answers['chats']['get'];
+export type ChatMessage = ChatAnswer['messages'][number];

@@ -9,3 +9,9 @@ export const membersPath = (slug: string) => `${workspacePath(slug)}/members`;
 
 /** The page an invitation's mailed link opens. */
 export const invitationPath = (token: string) => `/invitations/${encodeURIComponent(token)}`;
+
+/** A workspace's inbox; its filters and page are query parameters. */
+export const inboxPath = (slug: string) => `${workspacePath(slug)}/inbox`;
+
+/** A chat's page: every message, each agent reply with its turn details. */
+export const chatPath = (slug: string, chatId: string) => `${workspacePath(slug)}/chats/${encodeURIComponent(chatId)}`;

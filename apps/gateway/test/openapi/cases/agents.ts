@@ -92,9 +92,21 @@ export const agentCases: OperationCases = {
     },
   },
   inbox: {
-    sample: ({ token }) => ({ token, params: acme }),
-    async answers({ api, token }) {
-      expect((await api.call('inbox', { token, params: acme })).status).toBe(200);
+    sample: ({ token }) => ({ token, params: acme, query: { agent: 'support', environment: 'live', limit: '10' } }),
+    async answers(world) {
+      const { api, token } = world;
+      const id = await chat(world);
+      await api.call('sendMessage', { token, params: { slug: 'acme', id }, json: { text: 'refund?' } });
+      const listed = await api.call('inbox', { token, params: acme, query: { agent: 'support', environment: 'live' } });
+      expect(listed.status).toBe(200);
+      expect(listed.body.chats.find((c: { chat_id: string }) => c.chat_id === id)).toMatchObject({
+        version_number: 1,
+        first_visitor_message: 'refund?',
+        message_count: 2,
+      });
+      const elsewhere = await api.call('inbox', { token, params: acme, query: { environment: 'preview' } });
+      expect(elsewhere.body.chats).toEqual([]);
+      expect((await api.call('inbox', { token, params: acme, query: { agent: 'nobody' } })).body.chats).toEqual([]);
       expect((await api.call('inbox', { token, params: { workspace: 'nowhere' } })).body.error.code).toBe('workspace_not_found');
     },
   },

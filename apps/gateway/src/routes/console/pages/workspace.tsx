@@ -1,7 +1,7 @@
 import type { Workspace } from '@svc/domain';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
-import { membersPath } from '../paths.ts';
+import { inboxPath, membersPath } from '../paths.ts';
 import type { Viewer } from '../viewer.ts';
 
 export function WorkspacePage({ viewer, workspace }: { viewer: Viewer; workspace: Workspace }) {
@@ -20,7 +20,8 @@ export function WorkspacePage({ viewer, workspace }: { viewer: Viewer; workspace
           <When at={workspace.created_at} />
         </dd>
       </dl>
-      <p>
+      <p className="actions">
+        <a href={inboxPath(workspace.slug)}>Inbox</a>
         <a href={membersPath(workspace.slug)}>Members</a>
       </p>
       <p className="muted">

@@ -1,0 +1,57 @@
+import type { Request, Router } from 'express';
+import type { PageKit } from './page-kit.tsx';
+import { ChatPage } from './pages/chat.tsx';
+import { InboxPage } from './pages/inbox.tsx';
+import { sendPage } from './render.tsx';
+
+/** A query parameter as one value; left out, empty or repeated counts as not given. */
+const queryValue = (req: Request, name: string): string | undefined => {
+  const value = req.query[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+/** The inbox and each chat's page, for every member of the workspace. Both only read. */
+export function inboxRoutes(routes: Router, { core, session, page, viewer }: PageKit): void {
+  routes.get(
+    '/w/:workspace/inbox',
+    page(async (req, res) => {
+      const signedIn = await viewer(req, res);
+      if (!signedIn) return;
+      const workspace = String(req.params.workspace);
+      const filters = { agent: queryValue(req, 'agent'), environment: queryValue(req, 'environment') };
+      const limit = queryValue(req, 'limit');
+      const cursor = queryValue(req, 'cursor');
+      const caller = session.caller(req);
+      // Core checks the query as the API's: a bad value answers as a page saying which.
+      const [inbox, { environments }] = await Promise.all([
+        core.chats.inbox.query({ workspace, ...filters, limit: limit === undefined ? undefined : Number(limit), cursor }, caller),
+        core.agents.environments.query({ workspace }, caller),
+      ]);
+      const agents = [...new Set(environments.flatMap((e) => e.version?.agents ?? []))].sort();
+      sendPage(
+        res,
+        <InboxPage
+          viewer={signedIn}
+          workspace={workspace}
+          inbox={inbox}
+          agents={agents}
+          environments={environments.map((e) => e.name)}
+          filters={filters}
+          limit={limit}
+          paged={cursor !== undefined}
+        />,
+      );
+    }),
+  );
+
+  routes.get(
+    '/w/:workspace/chats/:id',
+    page(async (req, res) => {
+      const signedIn = await viewer(req, res);
+      if (!signedIn) return;
+      const workspace = String(req.params.workspace);
+      const chat = await core.chats.get.query({ workspace, chat_id: String(req.params.id) }, session.caller(req));
+      sendPage(res, <ChatPage viewer={signedIn} workspace={workspace} chat={chat} />);
+    }),
+  );
+}
