@@ -98,6 +98,11 @@ export const chatView = z
   })
   .meta({ id: 'Chat' });
 
+/** A chat as the inbox lists it. */
+export const inboxChat = chatView
+  .extend({ flagged: z.boolean().meta({ description: 'Whether a reply of the chat has an open flag' }) })
+  .meta({ id: 'InboxChat' });
+
 export const sendMessageInput = z.object({ text: z.string().min(1).max(10_000) }).meta({ id: 'SendMessage' });
 
 export const agentReply = z

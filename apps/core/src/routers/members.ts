@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { publicProcedure, router, sessionProcedure, userProcedure } from '../trpc.ts';
 
 /** A procedure on one of the caller's workspaces, for a developer token or a console session alike. */
-const memberProcedure = userProcedure.input(workspaceScope).use(async ({ ctx, input, next }) => {
+export const memberProcedure = userProcedure.input(workspaceScope).use(async ({ ctx, input, next }) => {
   const membership = await ctx.services.workspaces.resolve(input.workspace, ctx.user.id);
   return next({ ctx: { membership } });
 });

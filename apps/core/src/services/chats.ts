@@ -5,6 +5,7 @@ import type { Chat } from '../store/agents-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import type { DeploymentService } from './deployments.ts';
+import type { FlagService } from './flags.ts';
 import { newId } from './ids.ts';
 import { nextCursorOf, pageRequest } from './pages.ts';
 
@@ -29,6 +30,7 @@ const toChatView = (c: Chat) => ({
 export function createChatService(
   store: Store,
   deployments: DeploymentService,
+  flags: Pick<FlagService, 'openIn'>,
   providers: ProviderSettings,
   egress: EgressRules,
   clock: Clock,
@@ -97,9 +99,13 @@ export function createChatService(
     /** The inbox, a page at a time, newest first. */
     async inbox(workspaceId: string, query: PageQuery) {
       const page = await store.chats.inbox(workspaceId, pageRequest(query, z.iso.datetime()));
+      const flagged = await flags.openIn(
+        workspaceId,
+        page.items.map((chat) => chat.id),
+      );
       return {
         conversations: await store.chats.countConversations(workspaceId),
-        chats: page.items.map(toChatView),
+        chats: page.items.map((chat) => ({ ...toChatView(chat), flagged: flagged.has(chat.id) })),
         next_cursor: nextCursorOf(page, (chat) => ({ key: chat.createdAt, id: chat.id })),
       };
     },
