@@ -91,7 +91,7 @@ export interface FlagsStore {
     workspaceOf(id: string): Promise<string | undefined>;
     /** The workspace's flags in a state (or all), oldest first. */
     list(workspaceId: string, status: FlagStatus | 'all'): Promise<FlagRecord[]>;
-    /** The flag's events, oldest first. */
+    /** The flag's events in the order they were recorded. */
     history(flagId: string): Promise<FlagEventRecord[]>;
     /** Applies the change with its event and case change; false (nothing written) when the flag moved on meanwhile. */
     change(change: FlagChange): Promise<boolean>;

@@ -5,6 +5,7 @@ import {
   deploymentResult,
   environmentList,
   environmentName,
+  inboxChat,
   nextCursor,
   pageQuery,
   publishInput,
@@ -29,7 +30,7 @@ const chatDetail = chatView
   })
   .meta({ id: 'ChatDetail' });
 const inbox = z
-  .object({ conversations: z.number().int(), chats: z.array(chatView).meta({ description: 'Newest first' }), next_cursor: nextCursor })
+  .object({ conversations: z.number().int(), chats: z.array(inboxChat).meta({ description: 'Newest first' }), next_cursor: nextCursor })
   .meta({ id: 'Inbox', description: 'Replay chats of evals are never listed or counted' });
 
 export const agentEndpoints = [

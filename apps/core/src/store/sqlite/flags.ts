@@ -100,7 +100,7 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
           .select()
           .from(flagEvents)
           .where(eq(flagEvents.flagId, flagId))
-          .orderBy(asc(flagEvents.at), sql`rowid`)
+          .orderBy(sql`rowid`)
           .all();
       },
       async change(change) {
