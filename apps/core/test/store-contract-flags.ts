@@ -16,7 +16,7 @@ export function describeFlagsStoreContract(name: string, open: () => Store): voi
       for (const [id, slug] of [
         ['ws_1', 'acme'],
         ['ws_2', 'globex'],
-      ])
+      ] as const)
         await store.workspaces.createWithOwner({ id, slug, name: null, createdAt: at(0) }, 'usr_ada');
       for (const ws of ['ws_1', 'ws_2'])
         await store.versions.create({
