@@ -112,6 +112,8 @@ export function createFlagService(store: Store, clock: Clock) {
       if (chat.replay)
         throw new DomainError('not_an_agent_reply', `message ${message.id} is a reply of an eval replay, not of a conversation`);
       const [messages, version] = await Promise.all([store.chats.messages(chat.id), store.versions.get(membership.id, chat.versionId)]);
+      // A chat's version is never deleted: its absence is a fault of ours, not the caller's.
+      if (!version) throw new Error(`version ${chat.versionId} of chat ${chat.id} is missing`);
       const at = clock().toISOString();
       const note = noteOf(input.note);
       const flag: FlagRecord = {
@@ -123,7 +125,7 @@ export function createFlagService(store: Store, clock: Clock) {
         note,
         agent: chat.agent,
         environment: chat.environment,
-        version: { id: chat.versionId, number: version?.number ?? 0 },
+        version: { id: chat.versionId, number: version.number },
         channel: chat.channel,
         snapshot: snapshotOf(messages, message),
         evalCaseId: null,
