@@ -2,7 +2,7 @@ import { type CreateFlagInput, DomainError, type FlagView, type Role } from '@sv
 import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../store/flags-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
-import { type FlagAction, noteOf, transition } from './flag-lifecycle.ts';
+import { type FlagAction, type FlagTransition, noteOf, transition } from './flag-lifecycle.ts';
 import { snapshotOf } from './flag-snapshot.ts';
 import { newId } from './ids.ts';
 
@@ -57,6 +57,18 @@ export function createFlagService(store: Store, clock: Clock) {
     deletedAt: null,
   });
 
+  /** The flag's case after the transition, and the change that makes it so. */
+  function caseChangeOf(flag: FlagRecord, next: FlagTransition, at: string): Pick<FlagChange, 'evalCaseId' | 'evalCase'> {
+    if (next.evalCase === 'create' && next.note) {
+      const evalCase = caseFor(flag, next.note, at);
+      return { evalCaseId: evalCase.id, evalCase: { op: 'create', evalCase } };
+    }
+    if (next.evalCase === 'update' && flag.evalCaseId && next.note)
+      return { evalCaseId: flag.evalCaseId, evalCase: { op: 'update', id: flag.evalCaseId, expected: next.note } };
+    if (next.evalCase === 'delete' && flag.evalCaseId) return { evalCaseId: null, evalCase: { op: 'delete', id: flag.evalCaseId } };
+    return { evalCaseId: flag.evalCaseId };
+  }
+
   async function found(workspaceId: string, id: string): Promise<FlagRecord> {
     const flag = await store.flags.get(workspaceId, id);
     if (!flag) throw new DomainError('flag_not_found', `no flag ${id} in this workspace`);
@@ -79,7 +91,6 @@ export function createFlagService(store: Store, clock: Clock) {
         noteAfter: next.note,
         at,
       };
-      const created = next.evalCase === 'create' && next.note ? caseFor(flag, next.note, at) : undefined;
       const change: FlagChange = {
         flagId: flag.id,
         revision: flag.revision,
@@ -88,13 +99,9 @@ export function createFlagService(store: Store, clock: Clock) {
         fixedByVersion: next.fixedByVersion,
         fixedAt: next.fixedAt,
         updatedAt: at,
-        evalCaseId: created ? created.id : next.evalCase === 'delete' ? null : flag.evalCaseId,
+        ...caseChangeOf(flag, next, at),
         event,
       };
-      if (created) change.evalCase = { op: 'create', evalCase: created };
-      else if (next.evalCase === 'update' && flag.evalCaseId && next.note)
-        change.evalCase = { op: 'update', id: flag.evalCaseId, expected: next.note };
-      else if (next.evalCase === 'delete' && flag.evalCaseId) change.evalCase = { op: 'delete', id: flag.evalCaseId };
       if (await store.flags.change(change)) return found(workspaceId, id);
     }
     throw new DomainError('conflict', `flag ${id} is changing too often at once; retry the request`);
