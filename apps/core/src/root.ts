@@ -1,6 +1,7 @@
 import { agentsRouter, chatsRouter } from './routers/agents.ts';
 import { authRouter, healthRouter } from './routers/auth.ts';
 import { devRouter } from './routers/dev.ts';
+import { flagsRouter } from './routers/flags.ts';
 import { invitationsRouter, membersRouter } from './routers/members.ts';
 import { consoleAuthRouter, deviceAuthRouter } from './routers/device-auth.ts';
 import { tokensRouter } from './routers/tokens.ts';
@@ -21,6 +22,7 @@ export const appRouter = router({
   verifications: verificationsRouter,
   agents: agentsRouter,
   chats: chatsRouter,
+  flags: flagsRouter,
   senders: sendersRouter,
   providerWebhooks: providerWebhooksRouter,
   dev: devRouter,

@@ -18,6 +18,12 @@ const demoConversations = [
   ['Do you ship express?', 'And what about order A-1002?'],
 ];
 
+/** A reply flagged with a note, so `svc flags` shows a real digest on first start: the one to this visitor message. */
+export const demoFlag = {
+  visitorText: 'How long does the refund take?',
+  note: 'Answer the question asked: refunds reach the original payment method within 5 business days of the return arriving. Do not paste the whole returns policy.',
+};
+
 export interface DemoBackend {
   url: string;
   token: string;
@@ -31,10 +37,13 @@ async function seedDemoAgent(services: Services, userId: string, backend: DemoBa
     await services.deployments.setSecret(workspace.id, environment, 'BACKEND_URL', backend.url);
     await services.deployments.setSecret(workspace.id, environment, 'BACKEND_TOKEN', backend.token);
   }
+  const replies = new Map<string, string>();
   for (const messages of demoConversations) {
     const chat = await services.chats.create(workspace.id, { agent: 'support', environment: 'live', channel: 'web' });
-    for (const text of messages) await services.chats.send(workspace.id, chat.chat_id, text);
+    for (const text of messages) replies.set(text, (await services.chats.send(workspace.id, chat.chat_id, text)).message_id);
   }
+  const flagged = replies.get(demoFlag.visitorText);
+  if (flagged) await services.flags.create(workspace, devUserEmail, { message_id: flagged, note: demoFlag.note });
 }
 
 /** The demo agent's tool reaches the demo backend where this start of local mode runs it (its port may change). */
@@ -63,8 +72,8 @@ async function ensureDevToken(services: Services, dataDir: string, userId: strin
 }
 
 /**
- * Local mode. First start: the developer, the `demo` workspace they own with the demo agent deployed and a few
- * chats. Every start: a working developer token in `<data dir>/dev-token` (a new one when the stored one was
+ * Local mode. First start: the developer, the `demo` workspace they own with the demo agent deployed, a few
+ * chats and one flagged reply. Every start: a working developer token in `<data dir>/dev-token` (a new one when the stored one was
  * revoked), and the demo agent pointed at this start's demo backend. Nothing else the developer changed is touched.
  */
 export async function seedLocalMode(services: Services, dataDir: string, demoBackend?: DemoBackend): Promise<{ seeded: boolean }> {

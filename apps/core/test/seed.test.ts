@@ -57,3 +57,31 @@ it("points the demo agent at the demo backend's new address when its port change
   }
   await second.stop();
 });
+
+it('seeds one flagged reply with a note on the demo workspace, once', async () => {
+  const dataDir = tempDir();
+  const config = { ...defaultConfig, localMode: true, demoBackend: { url: 'http://127.0.0.1:9', token: 'demo-token' } };
+  const first = await startCore({ ...options, dataDir, config });
+  const { identity, workspaces, flags } = first.services;
+  const workspace = await workspaces.resolve('demo', (await identity.findOrCreateUser('dev@example.com')).id);
+  const { flags: open } = await flags.list(workspace, 'open');
+  expect(open).toMatchObject([
+    {
+      agent: 'support',
+      environment: 'live',
+      channel: 'web',
+      created_by: 'dev@example.com',
+      note: expect.stringContaining('5 business days'),
+      conversation: [
+        { role: 'visitor', text: 'Can I return shoes I bought last week?' },
+        { role: 'agent' },
+        { role: 'visitor', text: 'How long does the refund take?' },
+      ],
+    },
+  ]);
+  expect(open[0]!.eval_case_id).toMatch(/^case_/);
+  await first.stop();
+  const second = await startCore({ ...options, dataDir, config });
+  expect((await second.services.flags.list(workspace, 'all')).flags).toHaveLength(1);
+  await second.stop();
+});

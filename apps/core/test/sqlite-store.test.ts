@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { describeFlagsStoreContract } from './store-contract-flags.ts';
 import { describeMembersStoreContract } from './store-contract-members.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
 import { describePageStoreContract } from './store-contract-pages.ts';
@@ -22,6 +23,7 @@ describeSenderStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describePageStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMembersStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeFlagsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
@@ -37,6 +39,9 @@ it('opens the database in WAL mode with the migrations applied', () => {
       'developer_tokens',
       'invitations',
       'membership_events',
+      'flags',
+      'flag_events',
+      'eval_cases',
       '__drizzle_migrations',
     ]),
   );
@@ -169,4 +174,30 @@ it('narrows to 0600 the database files an earlier version left readable by other
   expect([file, `${file}-wal`, `${file}-shm`].map((path) => statSync(path).mode & 0o777)).toEqual([0o600, 0o600, 0o600]);
   expect(await store.users.findByEmail('a@example.com')).toBeUndefined();
   store.close();
+});
+
+it('refuses in the database itself a second live flag on one reply, but not one beside removed flags', () => {
+  const file = tempFile();
+  createSqliteStore(file).close();
+  const db = new Database(file);
+  const at = '2026-01-01T00:00:00.000Z';
+  db.exec(`
+    insert into users values ('usr_1', 'a@example.com', '${at}');
+    insert into workspaces values ('ws_1', 'acme', null, '${at}');
+    insert into agent_versions (id, workspace_id, number, content_hash, files, author_id, created_at) values ('ver_1', 'ws_1', 1, 'h', '{}', 'usr_1', '${at}');
+    insert into chats values ('chat_1', 'ws_1', 'support', 'live', 'ver_1', 'api', 0, '${at}');
+  `);
+  const insert = (id: string, status: string) =>
+    db
+      .prepare(
+        `insert into flags (id, workspace_id, chat_id, message_id, status, agent, environment, version_id, version_number, channel,
+           snapshot, created_by, revision, created_at, updated_at)
+         values (?, 'ws_1', 'chat_1', 'msg_1', ?, 'support', 'live', 'ver_1', 1, 'api', '{}', 'a@example.com', 0, '${at}', '${at}')`,
+      )
+      .run(id, status);
+  insert('flag_1', 'removed');
+  insert('flag_2', 'removed');
+  insert('flag_3', 'open');
+  expect(() => insert('flag_4', 'fixed')).toThrow(/UNIQUE/);
+  db.close();
 });

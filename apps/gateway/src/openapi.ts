@@ -122,7 +122,9 @@ function operation(ep: Endpoint): ZodOpenApiOperationObject {
       [String(ep.status)]: {
         description: ep.response.description,
         ...(ep.responseHeaders ? { headers: documentedHeaders(ep) } : {}),
-        ...(ep.response.schema ? { content: { 'application/json': { schema: ep.response.schema } } } : {}),
+        ...(ep.response.schema
+          ? { content: { [ep.response.contentType?.split(';')[0] ?? 'application/json']: { schema: ep.response.schema } } }
+          : {}),
       },
       ...errorResponses(ep),
     },

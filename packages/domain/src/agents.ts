@@ -116,6 +116,7 @@ export const inboxChat = chatView
     version_number: z.number().int().meta({ description: 'The number of the version that answered the chat' }),
     first_visitor_message: z.string().nullable().meta({ description: "The visitor's first message; null before there is one" }),
     message_count: z.number().int().meta({ description: "The visitor's and the agent's messages together" }),
+    flagged: z.boolean().meta({ description: 'Whether a reply of the chat has an open flag' }),
   })
   .meta({ id: 'InboxChat' });
 

@@ -24,5 +24,6 @@ export const errorDetails: Partial<Record<ErrorCode, z.ZodObject>> = {
   send_limit_exceeded: z.object({ retry_after_seconds: retryAfterSeconds }),
   rate_limited: z.object({ retry_after_seconds: retryAfterSeconds }),
   invalid_manifest: z.object({ issues: z.array(manifestIssue).min(1) }),
+  already_flagged: z.object({ flag_id: z.string().meta({ description: 'The live flag of this reply' }) }),
   slow_down: z.object({ interval: z.number().int().meta({ description: 'The new polling interval, in seconds' }) }),
 };

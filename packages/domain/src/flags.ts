@@ -43,6 +43,7 @@ export type TurnView = z.infer<typeof turnTrace>;
 export const conversationMessage = z
   .object({ role: z.enum(['visitor', 'agent']), text: z.string(), created_at: z.iso.datetime() })
   .meta({ id: 'ConversationMessage' });
+export type ConversationMessage = z.infer<typeof conversationMessage>;
 
 /** A flag as the API shows it: a frozen view of the flagged reply, taken when it was flagged. */
 export const flag = z
@@ -74,7 +75,7 @@ export const flagList = z.object({ flags: z.array(flag) }).meta({ id: 'FlagList'
 /** One change of a flag: who, from which state to which, the note before and after, when. */
 export const flagEvent = z
   .object({
-    actor: z.string().meta({ description: 'Email' }),
+    actor: z.string().meta({ description: 'The email of the member who made the change, or `svc` when an eval run on live fixed it' }),
     from_status: flagStatus.nullable(),
     to_status: flagStatus,
     note_before: z.string().nullable(),
@@ -96,12 +97,15 @@ export const updateFlagInput = z
 
 export const flagListQuery = z.object({ status: z.enum(['open', 'fixed', 'removed', 'all']).default('open') });
 
+/** The most visitor turns an eval case keeps: a replay sends only the last few. */
+export const evalCaseMaxTurns = 50;
+
 /** An eval case: the visitor turns to replay and the outcome expected. */
 export const evalCase = z
   .object({
     id: z.string(),
     agent: z.string(),
-    turns: z.array(z.string()).min(1).max(50),
+    turns: z.array(z.string()).min(1).max(evalCaseMaxTurns),
     expected: z.string(),
     origin: z.union([z.object({ flag_id: z.string() }), z.object({ created_by: z.string() })]),
     created_at: z.iso.datetime(),

@@ -5,6 +5,7 @@ import type { Chat } from '../store/agents-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import type { DeploymentService } from './deployments.ts';
+import type { FlagService } from './flags.ts';
 import { newId } from './ids.ts';
 import { nextCursorOf, pageRequest } from './pages.ts';
 
@@ -29,6 +30,7 @@ const toChatView = (c: Chat) => ({
 export function createChatService(
   store: Store,
   deployments: DeploymentService,
+  flags: Pick<FlagService, 'openIn'>,
   providers: ProviderSettings,
   egress: EgressRules,
   clock: Clock,
@@ -97,6 +99,10 @@ export function createChatService(
     /** The inbox, a page at a time, newest first, narrowed to an agent or an environment when asked. */
     async inbox(workspaceId: string, { agent, environment, ...query }: InboxQuery) {
       const page = await store.chats.inbox(workspaceId, { agent, environment }, pageRequest(query, z.iso.datetime()));
+      const flagged = await flags.openIn(
+        workspaceId,
+        page.items.map((chat) => chat.id),
+      );
       return {
         conversations: await store.chats.countConversations(workspaceId),
         chats: page.items.map((chat) => ({
@@ -104,6 +110,7 @@ export function createChatService(
           version_number: chat.versionNumber,
           first_visitor_message: chat.firstVisitorText,
           message_count: chat.messageCount,
+          flagged: flagged.has(chat.id),
         })),
         next_cursor: nextCursorOf(page, (chat) => ({ key: chat.createdAt, id: chat.id })),
       };

@@ -8,6 +8,7 @@ import { createChatService } from './chats.ts';
 import { createDeliveryLoop } from './delivery.ts';
 import { createDeploymentService } from './deployments.ts';
 import { createDeviceAuthService } from './device-auth.ts';
+import { createFlagService } from './flags.ts';
 import { createIdempotency } from './idempotency.ts';
 import { createIdentityService } from './identity.ts';
 import { createLoginLinkService } from './login-links.ts';
@@ -54,6 +55,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     allowPrivateNetworks: config.toolEgress.allowPrivateNetworks,
     platformPorts: new Set(config.toolEgress.gatewayPort === undefined ? [] : [config.toolEgress.gatewayPort]),
   };
+  const flags = createFlagService(store, clock);
   return {
     store,
     clock,
@@ -65,7 +67,8 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     deployments,
     /** Core adds its own port once it listens. */
     toolEgress,
-    chats: createChatService(store, deployments, config.models, toolEgress, clock),
+    chats: createChatService(store, deployments, flags, config.models, toolEgress, clock),
+    flags,
     deviceAuth: createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }),
     workspaces: createWorkspaceService(store, clock),
     members: createMemberService({ store, identity, sessions, mailer, rateLimits, publicUrl: config.publicUrl, clock }),

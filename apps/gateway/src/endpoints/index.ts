@@ -1,6 +1,7 @@
 import type { Endpoint } from '../http/endpoint.ts';
 import { agentEndpoints } from './agents.ts';
 import { deviceAuthEndpoints } from './device-auth.ts';
+import { flagEndpoints } from './flags.ts';
 import { healthEndpoints } from './health.ts';
 import { memberEndpoints } from './members.ts';
 import { senderEndpoints } from './senders.ts';
@@ -18,5 +19,6 @@ export const endpoints: Endpoint[] = [
   ...deviceAuthEndpoints,
   ...senderEndpoints,
   ...agentEndpoints,
+  ...flagEndpoints,
   ...memberEndpoints,
 ];

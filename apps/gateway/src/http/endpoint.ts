@@ -45,7 +45,8 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
   /** Headers of every answer, errors included. */
   responseHeaders?: Record<string, string>;
   status: number;
-  response: { description: string; schema?: z.ZodType };
+  /** The success's body; JSON unless `contentType` names another type (the handler then returns the text). */
+  response: { description: string; schema?: z.ZodType; contentType?: string };
   /** The error codes a client can get from this endpoint besides the envelope's own. */
   errors: ErrorCode[];
   handle(input: HandlerInput<z.infer<B>, z.infer<P>, z.infer<Q>>): Promise<unknown>;

@@ -38,6 +38,7 @@ async function run(ep: Endpoint, core: CoreClient, req: Request, res: Response):
     idempotencyKey: idempotencyKeyOf(ep, req),
   });
   if (ep.status === 204) res.status(204).end();
+  else if (ep.response.contentType) res.status(ep.status).type(ep.response.contentType).send(result);
   else res.status(ep.status).json(result);
 }
 

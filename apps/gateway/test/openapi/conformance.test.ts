@@ -3,6 +3,7 @@ import type { JsonResponse } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCases } from './cases/agents.ts';
 import { deviceAuthCases } from './cases/device-auth.ts';
+import { flagCases } from './cases/flags.ts';
 import { memberCases } from './cases/members.ts';
 import { senderCases } from './cases/senders.ts';
 import { verificationCases } from './cases/verifications.ts';
@@ -17,6 +18,7 @@ const cases: OperationCases = {
   ...verificationCases,
   ...senderCases,
   ...agentCases,
+  ...flagCases,
   ...memberCases,
 };
 

@@ -387,3 +387,5 @@ export const membershipEvents = sqliteTable(
   },
   (t) => [index('membership_events_workspace_idx').on(t.workspaceId, t.at)],
 );
+
+export * from './flags-schema.ts';

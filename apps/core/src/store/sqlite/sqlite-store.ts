@@ -5,6 +5,7 @@ import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
+import { createSqliteFlags } from './flags.ts';
 import { groupCommit } from './group-commit.ts';
 import { createSqliteMembers } from './members.ts';
 import { createSqliteMessaging } from './messaging.ts';
@@ -56,6 +57,7 @@ export function createSqliteStore(file: string): Store {
     ...createSqliteMessaging(db, write),
     ...createSqliteAuth(db, write),
     ...createSqliteAgents(db, write),
+    ...createSqliteFlags(db, write),
     ...createSqliteMembers(db, write, () => knownMemberships.clear()),
     users: {
       async create(user) {

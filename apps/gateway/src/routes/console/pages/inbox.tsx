@@ -1,7 +1,7 @@
 import { InboxFilters, type InboxFilterValues } from '../components/inbox-filters.tsx';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
-import type { InboxAnswer, InboxChat } from '../core-answers.ts';
+import type { InboxAnswer } from '../core-answers.ts';
 import { chatPath, inboxPath } from '../paths.ts';
 import type { Viewer } from '../viewer.ts';
 
@@ -19,7 +19,6 @@ export interface InboxPageProps {
 }
 
 /** A flag marks a chat when the inbox answer says so; an answer without flags marks none. */
-const flagged = (chat: InboxChat) => (chat as InboxChat & { flagged?: boolean }).flagged === true;
 
 /** The workspace's chats, newest first, narrowed by the filters, a page at a time. */
 export function InboxPage({ viewer, workspace, inbox, agents, environments, filters, limit, paged }: InboxPageProps) {
@@ -60,7 +59,7 @@ export function InboxPage({ viewer, workspace, inbox, agents, environments, filt
                 <td data-label="Started">
                   <When at={chat.created_at} />
                 </td>
-                <td>{flagged(chat) && <span className="flag-marker">Flagged</span>}</td>
+                <td>{chat.flagged && <span className="flag-marker">Flagged</span>}</td>
               </tr>
             ))}
           </tbody>

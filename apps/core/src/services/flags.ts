@@ -1,0 +1,216 @@
+import { type CreateFlagInput, DomainError, type FlagView, type Role } from '@svc/domain';
+import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../store/flags-store.ts';
+import type { Membership, Store } from '../store/store.ts';
+import type { Clock } from './clock.ts';
+import { type FlagAction, type FlagTransition, noteOf, transition } from './flag-lifecycle.ts';
+import { snapshotOf } from './flag-snapshot.ts';
+import { newId } from './ids.ts';
+
+/** Who may flag, edit and remove: every role that reads the inbox. */
+const flaggers: readonly Role[] = ['owner', 'developer', 'supervisor'];
+
+/** The actor of a change no member made: an eval run on live passing a flag's case. */
+export const systemActor = 'svc';
+
+/** Changes computed from a state another request changed meanwhile are recomputed, this many times at most. */
+const maxAttempts = 5;
+
+export function toFlagView(flag: FlagRecord): FlagView {
+  return {
+    id: flag.id,
+    status: flag.status,
+    agent: flag.agent,
+    environment: flag.environment,
+    version: flag.version,
+    channel: flag.channel,
+    chat_id: flag.chatId,
+    message_id: flag.messageId,
+    reply: flag.snapshot.reply,
+    note: flag.note,
+    conversation: flag.snapshot.conversation,
+    turn: flag.snapshot.turn,
+    eval_case_id: flag.evalCaseId,
+    fixed_by_version: flag.fixedByVersion,
+    fixed_at: flag.fixedAt,
+    created_by: flag.createdBy,
+    created_at: flag.createdAt,
+    updated_at: flag.updatedAt,
+  };
+}
+
+function requireFlagger(membership: Membership): void {
+  if (!flaggers.includes(membership.role)) throw new DomainError('forbidden', `your role (${membership.role}) cannot flag replies`);
+}
+
+/** Flags of agent replies, their history, and the eval cases their notes make. */
+export function createFlagService(store: Store, clock: Clock) {
+  const caseFor = (flag: FlagRecord, expected: string, at: string): EvalCaseRecord => ({
+    id: newId('case'),
+    workspaceId: flag.workspaceId,
+    agent: flag.agent,
+    turns: flag.snapshot.turns,
+    expected,
+    originFlagId: flag.id,
+    createdBy: null,
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
+  });
+
+  /** The flag's case after the transition, and the change that makes it so. */
+  function caseChangeOf(flag: FlagRecord, next: FlagTransition, at: string): Pick<FlagChange, 'evalCaseId' | 'evalCase'> {
+    if (next.evalCase === 'create' && next.note) {
+      const evalCase = caseFor(flag, next.note, at);
+      return { evalCaseId: evalCase.id, evalCase: { op: 'create', evalCase } };
+    }
+    if (next.evalCase === 'update' && flag.evalCaseId && next.note)
+      return { evalCaseId: flag.evalCaseId, evalCase: { op: 'update', id: flag.evalCaseId, expected: next.note } };
+    if (next.evalCase === 'delete' && flag.evalCaseId) return { evalCaseId: null, evalCase: { op: 'delete', id: flag.evalCaseId } };
+    return { evalCaseId: flag.evalCaseId };
+  }
+
+  async function found(workspaceId: string, id: string): Promise<FlagRecord> {
+    const flag = await store.flags.get(workspaceId, id);
+    if (!flag) throw new DomainError('flag_not_found', `no flag ${id} in this workspace`);
+    return flag;
+  }
+
+  /** Applies an action, recomputed on the state that holds if another change got there first. */
+  async function act(workspaceId: string, id: string, actor: string, action: FlagAction, at: string): Promise<FlagRecord> {
+    for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+      const flag = await found(workspaceId, id);
+      const next = transition(flag, action);
+      if (!next) return flag;
+      const event: FlagEventRecord = {
+        id: newId('fev'),
+        flagId: flag.id,
+        actor,
+        fromStatus: flag.status,
+        toStatus: next.status,
+        noteBefore: flag.note,
+        noteAfter: next.note,
+        at,
+      };
+      const change: FlagChange = {
+        flagId: flag.id,
+        revision: flag.revision,
+        status: next.status,
+        note: next.note,
+        fixedByVersion: next.fixedByVersion,
+        fixedAt: next.fixedAt,
+        updatedAt: at,
+        ...caseChangeOf(flag, next, at),
+        event,
+      };
+      if (await store.flags.change(change)) return found(workspaceId, id);
+    }
+    throw new DomainError('conflict', `flag ${id} is changing too often at once; retry the request`);
+  }
+
+  return {
+    /** Flags an agent reply of one of the workspace's conversations, freezing what the chat showed. */
+    async create(membership: Membership, actor: string, input: CreateFlagInput): Promise<FlagView> {
+      requireFlagger(membership);
+      const found = await store.flags.findMessage(membership.id, input.message_id);
+      if (!found) throw new DomainError('message_not_found', `no message ${input.message_id} in ${membership.slug}`);
+      const { chat, message } = found;
+      if (message.role !== 'agent')
+        throw new DomainError('not_an_agent_reply', `message ${message.id} is the visitor's; flag the agent's reply`);
+      if (chat.replay)
+        throw new DomainError('not_an_agent_reply', `message ${message.id} is a reply of an eval replay, not of a conversation`);
+      const [messages, version] = await Promise.all([store.chats.messages(chat.id), store.versions.get(membership.id, chat.versionId)]);
+      // A chat's version is never deleted: its absence is a fault of ours, not the caller's.
+      if (!version) throw new Error(`version ${chat.versionId} of chat ${chat.id} is missing`);
+      const at = clock().toISOString();
+      const note = noteOf(input.note);
+      const flag: FlagRecord = {
+        id: newId('flag'),
+        workspaceId: membership.id,
+        chatId: chat.id,
+        messageId: message.id,
+        status: 'open',
+        note,
+        agent: chat.agent,
+        environment: chat.environment,
+        version: { id: chat.versionId, number: version.number },
+        channel: chat.channel,
+        snapshot: snapshotOf(messages, message),
+        evalCaseId: null,
+        fixedByVersion: null,
+        fixedAt: null,
+        createdBy: actor,
+        revision: 0,
+        createdAt: at,
+        updatedAt: at,
+      };
+      const evalCase = note ? caseFor(flag, note, at) : undefined;
+      flag.evalCaseId = evalCase?.id ?? null;
+      const event: FlagEventRecord = {
+        id: newId('fev'),
+        flagId: flag.id,
+        actor,
+        fromStatus: null,
+        toStatus: 'open',
+        noteBefore: null,
+        noteAfter: note,
+        at,
+      };
+      const outcome = await store.flags.create(flag, event, evalCase);
+      if (!outcome.created) {
+        throw new DomainError('already_flagged', `this reply is flagged already (${outcome.flagId})`, {
+          details: { flag_id: outcome.flagId },
+        });
+      }
+      return toFlagView(flag);
+    },
+
+    async list(membership: Membership, status: FlagView['status'] | 'all'): Promise<{ flags: FlagView[] }> {
+      return { flags: (await store.flags.list(membership.id, status)).map(toFlagView) };
+    },
+
+    async get(membership: Membership, id: string) {
+      const flag = await found(membership.id, id);
+      const history = await store.flags.history(flag.id);
+      return {
+        ...toFlagView(flag),
+        history: history.map((e) => ({
+          actor: e.actor,
+          from_status: e.fromStatus,
+          to_status: e.toStatus,
+          note_before: e.noteBefore,
+          note_after: e.noteAfter,
+          at: e.at,
+        })),
+      };
+    },
+
+    /** Sets or clears the note; a fixed flag whose note changes is open again. */
+    async editNote(membership: Membership, actor: string, id: string, note: string | null): Promise<FlagView> {
+      requireFlagger(membership);
+      return toFlagView(await act(membership.id, id, actor, { kind: 'edit', note }, clock().toISOString()));
+    },
+
+    /** Removes the flag and its eval case; removing a removed flag changes nothing. */
+    async remove(membership: Membership, actor: string, id: string): Promise<void> {
+      requireFlagger(membership);
+      await act(membership.id, id, actor, { kind: 'remove' }, clock().toISOString());
+    },
+
+    /** An eval run on live passed the flag's case: the flag is fixed by the version the run used. */
+    async markFixed(flagId: string, versionId: string, at: string): Promise<FlagView> {
+      const owner = await store.flags.workspaceOf(flagId);
+      if (!owner) throw new DomainError('flag_not_found', `no flag ${flagId}`);
+      const version = await store.versions.get(owner, versionId);
+      if (!version) throw new DomainError('not_found', `no version ${versionId} in the flag's workspace`);
+      const flag = await act(owner, flagId, systemActor, { kind: 'fix', version: { id: version.id, number: version.number }, at }, at);
+      return toFlagView(flag);
+    },
+
+    /** Which of these chats have an open flag. */
+    openIn(workspaceId: string, chatIds: string[]): Promise<Set<string>> {
+      return store.flags.openIn(workspaceId, chatIds);
+    },
+  };
+}
+
+export type FlagService = ReturnType<typeof createFlagService>;

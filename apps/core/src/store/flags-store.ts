@@ -1,0 +1,107 @@
+import type { ConversationMessage, FlagStatus, TurnView } from '@svc/domain';
+import type { Chat, ChatMessage } from './agents-store.ts';
+
+/** What a flag froze of the chat when it was flagged. */
+export interface FlagSnapshot {
+  reply: string;
+  /** The last messages before the reply, oldest first. */
+  conversation: ConversationMessage[];
+  turn: TurnView;
+  /** The visitor's turns up to the one the reply answered: what the flag's eval case replays. */
+  turns: string[];
+}
+
+export interface FlagRecord {
+  id: string;
+  workspaceId: string;
+  chatId: string;
+  messageId: string;
+  status: FlagStatus;
+  note: string | null;
+  agent: string;
+  environment: string;
+  version: { id: string; number: number };
+  channel: string;
+  snapshot: FlagSnapshot;
+  evalCaseId: string | null;
+  fixedByVersion: { id: string; number: number } | null;
+  fixedAt: string | null;
+  createdBy: string;
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FlagEventRecord {
+  id: string;
+  flagId: string;
+  actor: string;
+  fromStatus: FlagStatus | null;
+  toStatus: FlagStatus;
+  noteBefore: string | null;
+  noteAfter: string | null;
+  at: string;
+}
+
+export interface EvalCaseRecord {
+  id: string;
+  workspaceId: string;
+  agent: string;
+  turns: string[];
+  expected: string;
+  originFlagId: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+/** What a change does to the flag's eval case, in the same transaction. */
+export type EvalCaseChange =
+  { op: 'create'; evalCase: EvalCaseRecord } | { op: 'update'; id: string; expected: string } | { op: 'delete'; id: string };
+
+/** The flag's new state, applied only if the flag is still at `revision`. */
+export interface FlagChange {
+  flagId: string;
+  revision: number;
+  status: FlagStatus;
+  note: string | null;
+  evalCaseId: string | null;
+  fixedByVersion: { id: string; number: number } | null;
+  fixedAt: string | null;
+  updatedAt: string;
+  evalCase?: EvalCaseChange;
+  event: FlagEventRecord;
+}
+
+export type FlagCreateOutcome = { created: true } | { created: false; flagId: string };
+
+/** Flags, their history and the eval cases they make. Each write is one transaction with its event and case. */
+export interface FlagsStore {
+  flags: {
+    /** An agent or visitor message with its chat, when the chat is the workspace's. */
+    findMessage(workspaceId: string, messageId: string): Promise<{ chat: Chat; message: ChatMessage } | undefined>;
+    /**
+     * Inserts the flag, its first event and its eval case (if any), unless the reply has a live (not removed) flag,
+     * made before or at the same time: then nothing is written and that flag's id is returned.
+     */
+    create(flag: FlagRecord, event: FlagEventRecord, evalCase?: EvalCaseRecord): Promise<FlagCreateOutcome>;
+    get(workspaceId: string, id: string): Promise<FlagRecord | undefined>;
+    /** The id of the workspace a flag belongs to. */
+    workspaceOf(id: string): Promise<string | undefined>;
+    /** The workspace's flags in a state (or all), oldest first. */
+    list(workspaceId: string, status: FlagStatus | 'all'): Promise<FlagRecord[]>;
+    /** The flag's events in the order they were recorded. */
+    history(flagId: string): Promise<FlagEventRecord[]>;
+    /** Applies the change with its event and case change; false (nothing written) when the flag moved on meanwhile. */
+    change(change: FlagChange): Promise<boolean>;
+    /** Which of these chats have an open flag. */
+    openIn(workspaceId: string, chatIds: string[]): Promise<Set<string>>;
+  };
+  evalCases: {
+    /** A case, removed or not. */
+    get(workspaceId: string, id: string): Promise<EvalCaseRecord | undefined>;
+    /** The workspace's cases that are not removed, oldest first; those of one agent when given. */
+    list(workspaceId: string, agent?: string): Promise<EvalCaseRecord[]>;
+  };
+}

@@ -1,0 +1,158 @@
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { EvalCaseRecord, FlagChange, FlagRecord, FlagSnapshot, FlagsStore } from '../flags-store.ts';
+import type { SqliteDb } from './database.ts';
+import type { Write } from './group-commit.ts';
+import { chatMessages, chats, evalCases, flagEvents, flags } from './schema.ts';
+
+type FlagRow = typeof flags.$inferSelect;
+type CaseRow = typeof evalCases.$inferSelect;
+
+const toFlag = ({ snapshot, versionId, versionNumber, fixedByVersionId, fixedByVersionNumber, ...row }: FlagRow): FlagRecord => ({
+  ...row,
+  version: { id: versionId, number: versionNumber },
+  fixedByVersion:
+    fixedByVersionId === null || fixedByVersionNumber === null ? null : { id: fixedByVersionId, number: fixedByVersionNumber },
+  snapshot: JSON.parse(snapshot) as FlagSnapshot,
+});
+
+const toCase = (row: CaseRow): EvalCaseRecord => ({ ...row, turns: JSON.parse(row.turns) as string[] });
+
+const caseRow = (c: EvalCaseRecord) => ({ ...c, turns: JSON.stringify(c.turns) });
+
+export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
+  const liveFlagOf = (messageId: string) =>
+    db
+      .select({ id: flags.id })
+      .from(flags)
+      .where(and(eq(flags.messageId, messageId), ne(flags.status, 'removed')))
+      .get();
+
+  function applyCaseChange(change: FlagChange): void {
+    const caseChange = change.evalCase;
+    if (!caseChange) return;
+    if (caseChange.op === 'create') db.insert(evalCases).values(caseRow(caseChange.evalCase)).run();
+    else if (caseChange.op === 'update')
+      db.update(evalCases).set({ expected: caseChange.expected, updatedAt: change.updatedAt }).where(eq(evalCases.id, caseChange.id)).run();
+    else
+      db.update(evalCases)
+        .set({ deletedAt: change.updatedAt, updatedAt: change.updatedAt })
+        .where(and(eq(evalCases.id, caseChange.id), isNull(evalCases.deletedAt)))
+        .run();
+  }
+
+  return {
+    flags: {
+      async findMessage(workspaceId, messageId) {
+        const row = db
+          .select({ chat: chats, message: chatMessages })
+          .from(chatMessages)
+          .innerJoin(chats, eq(chats.id, chatMessages.chatId))
+          .where(and(eq(chatMessages.id, messageId), eq(chats.workspaceId, workspaceId)))
+          .get();
+        if (!row) return undefined;
+        const trace = row.message.trace ? (JSON.parse(row.message.trace) as unknown) : null;
+        return { chat: row.chat, message: { ...row.message, trace } };
+      },
+      async create(flag, event, evalCase) {
+        // One write unit: the check and the inserts see no other write in between; the partial unique index
+        // keeps the rule for a store shared by several cores.
+        return write(() => {
+          const live = liveFlagOf(flag.messageId);
+          if (live) return { created: false as const, flagId: live.id };
+          const { version, fixedByVersion, snapshot, ...rest } = flag;
+          db.insert(flags)
+            .values({
+              ...rest,
+              versionId: version.id,
+              versionNumber: version.number,
+              fixedByVersionId: fixedByVersion?.id ?? null,
+              fixedByVersionNumber: fixedByVersion?.number ?? null,
+              snapshot: JSON.stringify(snapshot),
+            })
+            .run();
+          db.insert(flagEvents).values(event).run();
+          if (evalCase) db.insert(evalCases).values(caseRow(evalCase)).run();
+          return { created: true as const };
+        });
+      },
+      async get(workspaceId, id) {
+        const row = db
+          .select()
+          .from(flags)
+          .where(and(eq(flags.id, id), eq(flags.workspaceId, workspaceId)))
+          .get();
+        return row && toFlag(row);
+      },
+      async workspaceOf(id) {
+        return db.select({ workspaceId: flags.workspaceId }).from(flags).where(eq(flags.id, id)).get()?.workspaceId;
+      },
+      async list(workspaceId, status) {
+        return db
+          .select()
+          .from(flags)
+          .where(and(eq(flags.workspaceId, workspaceId), status === 'all' ? undefined : eq(flags.status, status)))
+          .orderBy(asc(flags.createdAt), asc(flags.id))
+          .all()
+          .map(toFlag);
+      },
+      async history(flagId) {
+        return db
+          .select()
+          .from(flagEvents)
+          .where(eq(flagEvents.flagId, flagId))
+          .orderBy(sql`rowid`)
+          .all();
+      },
+      async change(change) {
+        return write(() => {
+          const updated = db
+            .update(flags)
+            .set({
+              status: change.status,
+              note: change.note,
+              evalCaseId: change.evalCaseId,
+              fixedByVersionId: change.fixedByVersion?.id ?? null,
+              fixedByVersionNumber: change.fixedByVersion?.number ?? null,
+              fixedAt: change.fixedAt,
+              updatedAt: change.updatedAt,
+              revision: change.revision + 1,
+            })
+            .where(and(eq(flags.id, change.flagId), eq(flags.revision, change.revision)))
+            .run();
+          if (updated.changes === 0) return false;
+          applyCaseChange(change);
+          db.insert(flagEvents).values(change.event).run();
+          return true;
+        });
+      },
+      async openIn(workspaceId, chatIds) {
+        if (chatIds.length === 0) return new Set();
+        const rows = db
+          .selectDistinct({ chatId: flags.chatId })
+          .from(flags)
+          .where(and(eq(flags.workspaceId, workspaceId), eq(flags.status, 'open'), inArray(flags.chatId, chatIds)))
+          .all();
+        return new Set(rows.map((row) => row.chatId));
+      },
+    },
+    evalCases: {
+      async get(workspaceId, id) {
+        const row = db
+          .select()
+          .from(evalCases)
+          .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId)))
+          .get();
+        return row && toCase(row);
+      },
+      async list(workspaceId, agent) {
+        return db
+          .select()
+          .from(evalCases)
+          .where(and(eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt), agent ? eq(evalCases.agent, agent) : undefined))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
+          .all()
+          .map(toCase);
+      },
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createLogger } from '@svc/server-kit';
+import { createServices, type Services } from '../../src/services/index.ts';
+import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import type { Membership } from '../../src/store/store.ts';
+import { tempDir } from '../temp-dir.ts';
+
+export const agentFiles = {
+  'svc.yaml': 'workspace: acme\n',
+  'agents/support/agent.yaml':
+    'name: Support\nmodel: scripted\nscripted:\n  rules:\n    - when: "refund"\n      reply: "Refunds take 5 days."\n  fallback: Hello.\n',
+  'agents/support/instructions.md': 'Help.',
+};
+
+export interface FlagWorld {
+  services: Services;
+  workspace: Membership;
+  owner: { id: string; email: string };
+  /** A chat on live where the visitor said each text in turn; the ids of the agent's replies, in order. */
+  conversation(texts: string[], options?: { replay?: boolean }): Promise<{ chatId: string; replies: string[]; visitors: string[] }>;
+}
+
+/** Core's services on a fresh SQLite file, with `acme` owned by ada and its support agent live. Time moves 1 ms a read. */
+export async function flagWorld(): Promise<FlagWorld> {
+  let now = Date.parse('2026-03-01T12:00:00Z');
+  const services = createServices({
+    store: createSqliteStore(join(tempDir(), 'svc.db')),
+    secretKey: randomBytes(32),
+    log: createLogger('core', { LOG_LEVEL: 'silent' }),
+    clock: () => new Date((now += 1)),
+  });
+  const owner = await services.identity.findOrCreateUser('ada@example.com');
+  const workspace = await services.workspaces.create(owner.id, { slug: 'acme' });
+  await services.deployments.push(workspace, owner.id, { environment: 'preview', files: agentFiles });
+  await services.deployments.publish(workspace, 'preview');
+  return {
+    services,
+    workspace,
+    owner,
+    async conversation(texts, options = {}) {
+      const chat = await services.chats.create(workspace.id, { agent: 'support', environment: 'live', channel: 'web', ...options });
+      const replies: string[] = [];
+      const visitors: string[] = [];
+      for (const text of texts) {
+        const sent = await services.chats.send(workspace.id, chat.chat_id, text);
+        replies.push(sent.message_id);
+        visitors.push(sent.visitor_message_id);
+      }
+      return { chatId: chat.chat_id, replies, visitors };
+    },
+  };
+}
