@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerAgents } from './commands/agents.ts';
+import { registerInit } from './commands/init.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerMembers } from './commands/members.ts';
 import { registerSender } from './commands/sender.ts';
@@ -22,7 +23,7 @@ function usageError(text: string, write: (text: string) => void, json: boolean):
 
 export function buildProgram({ json = false }: { json?: boolean } = {}): Command {
   const program = new Command('svc')
-    .description('The svc developer CLI: workspaces, phone verification, agents and deployments')
+    .description('The svc developer CLI: workspaces, phone verification, agents and deployments, flags')
     .version(version, '-V, --version')
     .addOption(new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'))
     .option('--json', 'print machine-readable JSON')
@@ -36,5 +37,6 @@ export function buildProgram({ json = false }: { json?: boolean } = {}): Command
   registerMembers(program);
   registerSender(program);
   registerAgents(program);
+  registerInit(program);
   return program;
 }
