@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerAgents } from './commands/agents.ts';
+import { registerFlags } from './commands/flags.ts';
 import { registerInit } from './commands/init.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerMembers } from './commands/members.ts';
@@ -37,6 +38,7 @@ export function buildProgram({ json = false }: { json?: boolean } = {}): Command
   registerMembers(program);
   registerSender(program);
   registerAgents(program);
+  registerFlags(program);
   registerInit(program);
   return program;
 }
