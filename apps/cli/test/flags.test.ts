@@ -135,6 +135,6 @@ describe('svc flags, against the platform (needs the flags API)', () => {
     const served = (await api('/api/developer/v1/demo/flags')).body as { flags: FlagView[] };
     const res = await runSvc(['flags', '--json'], env, undefined, repo);
     expect(JSON.parse(res.stdout)).toEqual(served);
-    expect(served.flags.map((f) => f.note)).toEqual(['Solo 30 días: say `30 days` — 👍', null]);
+    expect(served.flags.map((f) => f.note).sort()).toEqual(['Solo 30 días: say `30 days` — 👍', null]);
   });
 });

@@ -10,6 +10,9 @@ export interface FlagsDigestInput {
 
 type NotedFlag = FlagView & { note: string };
 
+/** Whether a flag has a section in the digest: open, with a note. */
+export const inFlagsDigest = (flag: FlagView): flag is NotedFlag => flag.status === 'open' && Boolean(flag.note);
+
 const instructions = (workspace: string) => [
   `svc hosts the conversational agents of this repository (workspace ${code(workspace)}). Each section below is`,
   'one agent reply that a person marked wrong, with their note saying what the agent should have said.',
@@ -40,7 +43,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** The flags digest: the markdown `svc flags` prints and `GET .../flags.md` returns. */
 export function renderFlagsDigest({ workspace, flags: all }: FlagsDigestInput): string {
   const title = `# Flags digest of ${code(workspace)}`;
-  const flags = all.filter((f): f is NotedFlag => f.status === 'open' && Boolean(f.note)).sort(byAgentThenAge);
+  const flags = all.filter(inFlagsDigest).sort(byAgentThenAge);
   if (flags.length === 0) return `${title}\n\nNo open flags with a note: nothing to fix.\n`;
 
   const agents = [...new Set(flags.map((f) => f.agent))];

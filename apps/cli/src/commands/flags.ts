@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { inFlagsDigest } from '@svc/digest';
 import type { FlagView } from '@svc/domain';
 import type { Command } from 'commander';
 import { Api } from '../api.ts';
@@ -8,9 +9,6 @@ import { CliError } from '../errors.ts';
 import { printJson } from '../output.ts';
 import { invokedFrom } from '../repo.ts';
 import { resolveWorkspace } from '../workspace.ts';
-
-/** The flags a digest shows: the open ones with a note (the list holds the open ones only). */
-const inDigest = (flags: FlagView[]) => flags.filter((flag) => flag.status === 'open' && Boolean(flag.note)).length;
 
 const writeFailures: Record<string, string> = {
   ENOENT: 'its folder does not exist',
@@ -50,7 +48,7 @@ export function registerFlags(program: Command): void {
       const file = resolve(invokedFrom(), opts.save === true ? 'flags.md' : opts.save);
       const [bytes, { flags }] = await Promise.all([digest(), list()]);
       await save(file, bytes);
-      const count = inDigest(flags);
+      const count = flags.filter(inFlagsDigest).length;
       if (options.json) return printJson({ file, workspace, flags: count });
       const what = count === 0 ? 'no open flags with a note' : `${count} open flag${count === 1 ? '' : 's'}`;
       process.stdout.write(`Saved the flags digest of ${workspace} (${what}) to ${file}.\n`);
