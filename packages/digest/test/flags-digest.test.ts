@@ -51,11 +51,17 @@ describe('flags digest golden files', () => {
 
   it('a long tool response: trimmed, with how many characters were left out', () => {
     const digest = expectGolden('long-tool-response', [
-      flag({ turn: { tool_calls: [toolCall({ response: longResponse })], knowledge: [], tokens: { input: 9000, output: 40 } } }),
+      flag({
+        conversation: [{ role: 'visitor', text: `Thanks ${'👍'.repeat(2_100)}`, created_at: flag().created_at }],
+        turn: { tool_calls: [toolCall({ response: longResponse })], knowledge: [], tokens: { input: 9000, output: 40 } },
+      }),
     ]);
     const full = JSON.stringify(longResponse, null, 2).length;
     expect(digest).toContain(`… (${full - 2000} more characters)`);
     expect(digest).not.toContain('A-1079');
+    // Characters, not UTF-16 units: no emoji is cut in half.
+    expect(digest).toContain(`${'👍'.repeat(1_993)}\n  … (107 more characters)`);
+    expect(digest).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 
   it('content with backticks and markdown stays inside its blocks', () => {
