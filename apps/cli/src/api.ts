@@ -20,22 +20,34 @@ export class Api {
   ) {}
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const text = new TextDecoder().decode(await this.send(method, path, 'application/json', body));
+    return (text ? safeJson(text) : undefined) as T;
+  }
+
+  /** A document exactly as the server sent it, byte for byte: no decoding, so nothing is lost or added. */
+  bytes(path: string, accept: string): Promise<Uint8Array> {
+    return this.send('GET', path, accept);
+  }
+
+  private async send(method: string, path: string, accept: string, body?: unknown): Promise<Uint8Array> {
+    const headers: Record<string, string> = { accept };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
+    let bytes: Uint8Array;
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
+      bytes = new Uint8Array(await response.arrayBuffer());
     } catch {
       throw new CliError(`cannot reach ${this.baseUrl}; is the server running?`);
     }
-    const text = await response.text();
-    const parsed = text ? (safeJson(text) as T & ErrorBody) : undefined;
-    if (response.ok) return parsed as T;
+    if (response.ok) return bytes;
+    const text = new TextDecoder().decode(bytes);
+    const parsed = text ? (safeJson(text) as ErrorBody | undefined) : undefined;
     const error = envelopeOf(parsed);
     const code = error?.code;
     const message = error?.message ?? `${response.status} ${response.statusText}`;

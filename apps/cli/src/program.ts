@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerAgents } from './commands/agents.ts';
+import { registerFlags } from './commands/flags.ts';
+import { registerInit } from './commands/init.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerMembers } from './commands/members.ts';
 import { registerSender } from './commands/sender.ts';
@@ -22,7 +24,7 @@ function usageError(text: string, write: (text: string) => void, json: boolean):
 
 export function buildProgram({ json = false }: { json?: boolean } = {}): Command {
   const program = new Command('svc')
-    .description('The svc developer CLI: workspaces, phone verification, agents and deployments')
+    .description('The svc developer CLI: workspaces, phone verification, agents and deployments, flags')
     .version(version, '-V, --version')
     .addOption(new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'))
     .option('--json', 'print machine-readable JSON')
@@ -36,5 +38,7 @@ export function buildProgram({ json = false }: { json?: boolean } = {}): Command
   registerMembers(program);
   registerSender(program);
   registerAgents(program);
+  registerFlags(program);
+  registerInit(program);
   return program;
 }

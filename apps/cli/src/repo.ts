@@ -11,7 +11,7 @@ const run = promisify(execFile);
  * Where the user ran the command: `pnpm svc` (and any package-manager script) runs from the package's folder,
  * and says where it was called from in INIT_CWD.
  */
-const invokedFrom = () => process.env.INIT_CWD || process.cwd();
+export const invokedFrom = (): string => process.env.INIT_CWD || process.cwd();
 
 /** The nearest folder upwards from `from` that holds an `svc.yaml`. */
 export function findRepoRoot(from = invokedFrom()): string | undefined {
@@ -26,6 +26,15 @@ export async function manifestWorkspace(root: string): Promise<string | undefine
   try {
     const parsed = parse(await readFile(join(root, 'svc.yaml'), 'utf8')) as { workspace?: unknown } | null;
     return typeof parsed?.workspace === 'string' ? parsed.workspace : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The top folder of the git work tree holding `from`, or undefined outside git. */
+export async function findGitRoot(from = invokedFrom()): Promise<string | undefined> {
+  try {
+    return (await run('git', ['rev-parse', '--show-toplevel'], { cwd: from })).stdout.trim() || undefined;
   } catch {
     return undefined;
   }

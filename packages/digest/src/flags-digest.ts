@@ -1,4 +1,6 @@
 import type { FlagView } from '@svc/domain';
+import { flagSection } from './flag-section.ts';
+import { code } from './markdown.ts';
 
 export interface FlagsDigestInput {
   workspace: string;
@@ -6,45 +8,62 @@ export interface FlagsDigestInput {
   flags: FlagView[];
 }
 
-const instructions = [
-  'You are reading the open flags of this workspace: agent replies that a supervisor marked as wrong,',
-  'each with a note saying what the agent should have said. For each flag, find why the agent answered',
-  'as it did (instructions, tools, knowledge files under agents/<agent>/), change the agent so it would say what the',
-  'note asks, and run `svc eval` to check: every flag is also an eval case.',
+type NotedFlag = FlagView & { note: string };
+
+/** Whether a flag has a section in the digest: open, with a note. */
+export const inFlagsDigest = (flag: FlagView): flag is NotedFlag => flag.status === 'open' && Boolean(flag.note);
+
+const instructions = (workspace: string) => [
+  `svc hosts the conversational agents of this repository (workspace ${code(workspace)}). Each section below is`,
+  'one agent reply that a person marked wrong, with their note saying what the agent should have said.',
+  '',
+  '## How to work on these flags',
+  '',
+  '- **Where the agent is.** Each agent is a folder of this repository: `agents/<slug>/agent.yaml` (its model,',
+  '  tools and rules), `agents/<slug>/instructions.md` (its instructions) and `agents/<slug>/knowledge/` (the',
+  "  documents it searches). The slug is the flag's agent.",
+  '- **How to fix.** Read what the agent saw (the conversation, its tool calls and their responses, its knowledge',
+  '  hits) to find why it answered as it did, then change its instructions, tools or knowledge so it answers every',
+  '  conversation like this one as the note says. Never special-case the exact sentence of the conversation: the',
+  '  fix must hold for any visitor who asks the same thing in other words.',
+  '- **How to check.** Each flag is an eval case: `svc eval` replays its visitor messages and a judge compares the',
+  "  reply with the note. Deploy your change with `svc push` (it deploys the branch to the branch's environment,",
+  '  `feat/x` to `feat-x`), then run `svc eval --env <branch env>`; it exits 1 while any case fails.',
 ];
 
-const quote = (text: string) =>
-  text
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n');
+/** Flags by agent, then oldest first, ids breaking ties: the same flags always give the same text. */
+const byAgentThenAge = (a: NotedFlag, b: NotedFlag): number =>
+  compare(a.agent, b.agent) || compare(a.created_at, b.created_at) || compare(a.id, b.id);
 
-function renderFlag(flag: FlagView & { note: string }, index: number): string {
-  const conversation = flag.conversation.map((m) => `- **${m.role}**: ${m.text.replace(/\n/g, ' ')}`);
-  return [
-    `## ${index + 1}. ${flag.agent} on ${flag.environment} (${flag.id})`,
-    '',
-    `Version v${flag.version.number}, channel ${flag.channel}.`,
-    '',
-    '### Conversation before the reply',
-    '',
-    ...(conversation.length > 0 ? conversation : ['_(the flagged reply opened the conversation)_']),
-    '',
-    '### The flagged reply',
-    '',
-    quote(flag.reply),
-    '',
-    '### What it should have said',
-    '',
-    quote(flag.note),
-  ].join('\n');
-}
+// Code-unit order, not the locale's: the digest must not depend on the machine that renders it.
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The flags digest: the markdown `svc flags` prints and `GET .../flags.md` returns. */
 export function renderFlagsDigest({ workspace, flags: all }: FlagsDigestInput): string {
-  const flags = all.filter((f): f is FlagView & { note: string } => f.status === 'open' && Boolean(f.note));
-  const header = [`# Open flags in ${workspace}`, '', ...instructions, ''];
-  if (flags.length === 0) return [...header, 'No open flags.', ''].join('\n');
-  const count = `${flags.length} open flag${flags.length === 1 ? '' : 's'}.`;
-  return [...header, count, '', flags.map(renderFlag).join('\n\n'), ''].join('\n');
+  const title = `# Flags digest of ${code(workspace)}`;
+  const flags = all.filter(inFlagsDigest).sort(byAgentThenAge);
+  if (flags.length === 0) return `${title}\n\nNo open flags with a note: nothing to fix.\n`;
+
+  const agents = [...new Set(flags.map((f) => f.agent))];
+  const index = flags.map(
+    (f) => `- [${code(f.id)}](#${encodeURIComponent(f.id)}): agent ${code(f.agent)}, v${f.version.number} on ${code(f.environment)}`,
+  );
+  const sections = agents.flatMap((agent) => {
+    const own = flags.filter((f) => f.agent === agent);
+    return [`## Agent ${code(agent)}: ${plural(own.length, 'flag')}`, ...own.map(flagSection)];
+  });
+  return [
+    title,
+    '',
+    ...instructions(workspace),
+    '',
+    `## ${plural(flags.length, 'open flag')} on ${plural(agents.length, 'agent')}`,
+    '',
+    ...index,
+    '',
+    sections.join('\n\n'),
+    '',
+  ].join('\n');
 }

@@ -1,45 +1,115 @@
-import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { FlagView } from '@svc/domain';
+import { marked, type Tokens } from 'marked';
+import { describe, expect, it } from 'vitest';
 import { renderFlagsDigest } from '../src/index.ts';
+import { flag, toolCall } from './flag-fixtures.ts';
 
-const at = '2026-06-01T12:00:00.000Z';
-const flag: FlagView = {
-  id: 'flg_1',
-  status: 'open',
-  agent: 'support',
-  environment: 'live',
-  version: { id: 'ver_3', number: 3 },
-  channel: 'whatsapp',
-  chat_id: 'chat_1',
-  message_id: 'msg_2',
-  conversation: [{ role: 'visitor', text: 'Can I return shoes after 40 days?', created_at: at }],
-  reply: 'Yes, anytime.',
-  note: 'Returns are accepted within 30 days of delivery.',
-  turn: { tool_calls: [], knowledge: [], tokens: { input: 0, output: 0 } },
-  eval_case_id: 'case_1',
-  fixed_by_version: null,
-  fixed_at: null,
-  created_by: 'sam@example.com',
-  created_at: at,
-  updated_at: at,
+const fixture = (name: string) => new URL(`./fixtures/${name}.md`, import.meta.url);
+
+/**
+ * Compares the digest byte for byte with its golden file. `UPDATE_GOLDEN=1` rewrites the file instead: review
+ * the diff of the fixtures before committing it.
+ */
+function expectGolden(name: string, flags: FlagView[], workspace = 'acme'): string {
+  const digest = renderFlagsDigest({ workspace, flags });
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(fixture(name), digest);
+  else if (!existsSync(fixture(name))) throw new Error(`no golden file ${name}.md: run with UPDATE_GOLDEN=1 and review it`);
+  expect(digest).toBe(readFileSync(fixture(name), 'utf8'));
+  return digest;
+}
+
+const longResponse = {
+  orders: Array.from({ length: 80 }, (_, i) => ({ id: `A-${1000 + i}`, status: i % 2 ? 'shipped' : 'packed' })),
 };
 
-describe('flags digest', () => {
-  it('opens with instructions for a coding agent and says when nothing is open', () => {
-    const md = renderFlagsDigest({ workspace: 'demo', flags: [] });
-    expect(md.startsWith('# Open flags in demo\n')).toBe(true);
-    expect(md).toContain('run `svc eval`');
-    expect(md).toContain('No open flags.');
+describe('flags digest golden files', () => {
+  it('no flags: a title and one line saying there is nothing to fix', () => {
+    const digest = expectGolden('no-flags', []);
+    expect(digest.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
-  it('shows each flag with its context, the reply and the note, numbered', () => {
-    const md = renderFlagsDigest({ workspace: 'demo', flags: [flag, { ...flag, id: 'flg_2', agent: 'sales' }] });
-    expect(md).toContain('2 open flags.');
-    expect(md).toContain('## 1. support on live (flg_1)');
-    expect(md).toContain('## 2. sales on live (flg_2)');
-    expect(md).toContain('- **visitor**: Can I return shoes after 40 days?');
-    expect(md).toContain('> Yes, anytime.');
-    expect(md).toContain('> Returns are accepted within 30 days of delivery.');
-    expect(md).not.toContain('No open flags.');
+  it('one flag: instructions, the conversation, the reply, the turn and the note', () => {
+    const digest = expectGolden('one-flag', [flag({ turn: { ...flag().turn, tool_calls: [toolCall()] } })]);
+    expect(digest).toContain('`agents/<slug>/instructions.md`');
+    expect(digest).toContain('svc eval --env <branch env>');
+    expect(digest).toContain('<a id="flg_01"></a>');
+  });
+
+  it('several agents: grouped by agent, then oldest first, whatever order the flags come in', () => {
+    const flags = [
+      flag({ id: 'flg_05', agent: 'support', created_at: '2026-06-02T09:00:00.000Z' }),
+      flag({ id: 'flg_04', agent: 'sales', note: 'Quote the price list.', created_at: '2026-06-03T09:00:00.000Z' }),
+      flag({ id: 'flg_03', agent: 'support', created_at: '2026-06-01T09:00:00.000Z' }),
+      flag({ id: 'flg_02', agent: 'support', created_at: '2026-06-01T09:00:00.000Z' }),
+    ];
+    const digest = expectGolden('several-agents', flags);
+    const order = [...digest.matchAll(/<a id="(flg_\d+)">/g)].map((m) => m[1]);
+    expect(order).toEqual(['flg_04', 'flg_02', 'flg_03', 'flg_05']);
+    expect(renderFlagsDigest({ workspace: 'acme', flags: [...flags].reverse() })).toBe(digest);
+  });
+
+  it('a long tool response: trimmed, with how many characters were left out', () => {
+    const digest = expectGolden('long-tool-response', [
+      flag({
+        conversation: [{ role: 'visitor', text: `Thanks ${'👍'.repeat(2_100)}`, created_at: flag().created_at }],
+        turn: { tool_calls: [toolCall({ response: longResponse })], knowledge: [], tokens: { input: 9000, output: 40 } },
+      }),
+    ]);
+    const full = JSON.stringify(longResponse, null, 2).length;
+    expect(digest).toContain(`… (${full - 2000} more characters)`);
+    expect(digest).not.toContain('A-1079');
+    // Characters, not UTF-16 units: no emoji is cut in half.
+    expect(digest).toContain(`${'👍'.repeat(1_993)}\n  … (107 more characters)`);
+    expect(digest).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
+  it('content with backticks and markdown stays inside its blocks', () => {
+    const reply = 'Use:\n````sh\nrm -rf /\n````\n<script>alert(1)</script>';
+    const note = '**Never** suggest `rm -rf /`.\n\n## Say instead\n- ask what they want to delete';
+    const response = '```\n</details>\n```';
+    const digest = expectGolden('backticks-and-markdown', [
+      flag({
+        conversation: [{ role: 'visitor', text: 'How do I run ```rm -rf``` safely?\n# Not a heading', created_at: flag().created_at }],
+        reply,
+        note,
+        turn: {
+          tool_calls: [toolCall({ response, arguments: { q: '`x`' }, error: 'bad ``gateway``' })],
+          knowledge: [{ query: '`rm`', hits: [{ path: 'knowledge/`shell`.md', text: '~~~\n```' }] }],
+          tokens: { input: 1, output: 2 },
+        },
+      }),
+    ]);
+    // Read back by a CommonMark parser: each value is one code block holding exactly its text, and the
+    // customer's headings and HTML never become the digest's own.
+    const tokens = marked.lexer(digest);
+    const blocks = tokens.filter((t): t is Tokens.Code => t.type === 'code').map((t) => t.text);
+    expect(blocks).toEqual(expect.arrayContaining([reply, note, response, 'bad ``gateway``', '~~~\n```']));
+    expect(tokens.filter((t) => t.type === 'html')).toEqual([]);
+    const headings = tokens.filter((t): t is Tokens.Heading => t.type === 'heading').map((t) => t.text);
+    expect(headings).not.toContain('Not a heading');
+    expect(headings).not.toContain('Say instead');
+    const spans: string[] = [];
+    void marked.walkTokens(tokens, (t) => void (t.type === 'codespan' && spans.push((t as Tokens.Codespan).text)));
+    expect(spans).toEqual(expect.arrayContaining(['knowledge/`shell`.md', '`rm`']));
+  });
+
+  it('flags without a note or not open are left out', () => {
+    const digest = expectGolden('excluded-flags', [
+      flag({ id: 'flg_no_note', note: null, eval_case_id: null }),
+      flag({ id: 'flg_empty_note', note: '' }),
+      flag({ id: 'flg_fixed', status: 'fixed', fixed_by_version: { id: 'ver_04', number: 4 }, fixed_at: flag().created_at }),
+      flag({ id: 'flg_removed', status: 'removed' }),
+      flag({ id: 'flg_kept' }),
+    ]);
+    expect([...digest.matchAll(/<a id="(flg_\w+)">/g)].map((m) => m[1])).toEqual(['flg_kept']);
+    expect(renderFlagsDigest({ workspace: 'acme', flags: [flag({ note: null }), flag({ status: 'removed' })] })).toBe(
+      readFileSync(fixture('no-flags'), 'utf8'),
+    );
+  });
+
+  it('a reply at the start of a chat: no conversation before it', () => {
+    const digest = expectGolden('start-of-chat', [flag({ conversation: [] })]);
+    expect(digest).toContain('the flagged reply is the first message of the chat');
   });
 });

@@ -1,0 +1,45 @@
+/** Markdown building blocks that keep untrusted text inert: it is shown as written, never read as markup. */
+
+const longestRun = (text: string, char: string): number =>
+  Math.max(0, ...Array.from(text.matchAll(new RegExp(`${char}+`, 'g')), (m) => m[0].length));
+
+/** Line endings as `\n`: a lone `\r` would end a line too, so it is made visible as one. */
+const normalizeLines = (text: string): string => text.replace(/\r\n?/g, '\n');
+
+/**
+ * Text cut to `max` characters (code points, so no emoji is split), with a line saying how much was left out.
+ * The marker goes inside the fenced block it belongs to, so the reader sees where the value stops.
+ */
+export function trimmed(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, max).join('')}\n… (${chars.length - max} more characters)`;
+}
+
+/**
+ * A fenced code block longer than any run of backticks in the text, so no line of the text can close it
+ * (a closing fence must be at least as long as the opening one).
+ */
+export function fenced(text: string, info = 'text'): string {
+  const body = normalizeLines(text);
+  const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+  return `${fence}${info}\n${body}\n${fence}`;
+}
+
+/** An inline code span on one line, delimited by more backticks than it holds, trimmed to `max` characters. */
+export function code(text: string, max = 200): string {
+  const chars = Array.from(normalizeLines(text).replace(/\n/g, ' '));
+  const shown = chars.length <= max ? chars.join('') : `${chars.slice(0, max).join('')}… (${chars.length - max} more characters)`;
+  if (shown === '') return '(empty)';
+  const ticks = '`'.repeat(longestRun(shown, '`') + 1);
+  // A span that starts or ends with a backtick needs a space inside its delimiters; one space each side is stripped.
+  const pad = /^[` ]|[` ]$/.test(shown) ? ' ' : '';
+  return `${ticks}${pad}${shown}${pad}${ticks}`;
+}
+
+/** An ISO 8601 UTC timestamp as `2026-06-01 12:00:00 UTC`. */
+export const utc = (iso: string): string => `${iso.replace('T', ' ').replace(/(\.\d+)?Z$/, '')} UTC`;
+
+/** Text safe inside an HTML attribute value. */
+export const attribute = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
