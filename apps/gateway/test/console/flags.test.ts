@@ -14,19 +14,20 @@ const editedNote = 'Plans start at 12 USD; mention the yearly discount.';
 
 let platform: TestPlatform;
 let browser: Browser;
-let api: (path: string) => ReturnType<typeof request>;
+let token: string;
 let chatId: string;
 
 beforeAll(async () => {
   platform = await startPlatform();
   browser = await launchChromium();
-  const token = await createUserWithToken(platform, 'ada@example.com');
+  token = await createUserWithToken(platform, 'ada@example.com');
   const call = (path: string, json?: object) => request(`${platform.url}${path}`, { token, json });
-  api = (path) => call(path);
   await call('/cli/workspaces', { slug: 'acme' });
   expect((await call('/api/developer/v1/acme/deployments', { environment: 'live', files })).status).toBe(201);
   chatId = (await call('/api/v1/acme/chats', { agent: 'sales', environment: 'live' })).body.chat_id;
   expect((await call(`/api/v1/acme/chats/${chatId}/messages`, { text: 'how much is it?' })).status).toBe(201);
+  const other = (await call('/api/v1/acme/chats', { agent: 'sales', environment: 'live' })).body.chat_id;
+  expect((await call(`/api/v1/acme/chats/${other}/messages`, { text: 'do you ship abroad?' })).status).toBe(201);
 }, 60_000);
 
 afterAll(async () => {
@@ -34,6 +35,7 @@ afterAll(async () => {
   await platform.stop();
 });
 
+const api = (path: string) => request(`${platform.url}${path}`, { token });
 const reply = (page: Page) => page.locator('.message.agent');
 const flags = async (status: string) =>
   (await api(`/api/developer/v1/acme/flags?status=${status}`)).body.flags as { note: string | null }[];
@@ -97,5 +99,25 @@ it('a flag of an unknown reply answers as the console error page', async () => {
   });
   expect(answer.status()).toBe(404);
   expect(await answer.text()).toContain('That did not work');
+  await window.close();
+}, 60_000);
+
+it("the inbox's flagged-only filter shows only the chats marked as flagged", async () => {
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'ada@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme/chats/${chatId}`);
+  await reply(page).getByRole('button', { name: 'Flag', exact: true }).click();
+  await reply(page).getByRole('region', { name: 'Flag', exact: true }).waitFor();
+
+  await page.goto(`${platform.url}/w/acme/inbox`);
+  const firstLines = () => page.locator('table.inbox tbody tr td:first-child').allTextContents();
+  expect(await firstLines()).toEqual(['do you ship abroad?', 'how much is it?']);
+  await page.getByLabel('Flagged only').check();
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/flagged=true/);
+  expect(await firstLines()).toEqual(['how much is it?']);
+  expect(await page.getByLabel('Flagged only').isChecked()).toBe(true);
+  expect(await page.locator('table.inbox .flag-marker').count()).toBe(1);
   await window.close();
 }, 60_000);

@@ -19,7 +19,11 @@ export function inboxRoutes(routes: Router, { core, session, page, viewer }: Pag
       const signedIn = await viewer(req, res);
       if (!signedIn) return;
       const workspace = String(req.params.workspace);
-      const filters = { agent: queryValue(req, 'agent'), environment: queryValue(req, 'environment') };
+      const filters = {
+        agent: queryValue(req, 'agent'),
+        environment: queryValue(req, 'environment'),
+        flagged: queryValue(req, 'flagged') === 'true' ? ('true' as const) : undefined,
+      };
       const limit = queryValue(req, 'limit');
       const cursor = queryValue(req, 'cursor');
       const caller = session.caller(req);
