@@ -45,6 +45,8 @@ it('a member flags a reply with a note, edits the note and removes the flag, and
   const window = await windowOf(browser);
   await signIn(window, platform, 'ada@example.com');
   const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme`);
+  expect(await page.getByRole('main').getByRole('link', { name: 'Flags' }).getAttribute('href')).toBe('/w/acme/flags');
   await page.goto(`${platform.url}/w/acme/inbox`);
   await page.getByRole('link', { name: 'how much is it?' }).click();
   await page.getByRole('heading', { name: 'Chat with sales' }).waitFor();
@@ -57,7 +59,9 @@ it('a member flags a reply with a note, edits the note and removes the flag, and
   await flag.waitFor();
   expect(await flag.locator('.flag-state').textContent()).toBe('Open');
   expect(await flag.getByLabel('Note').inputValue()).toBe(note);
-  expect(await flag.locator('.flag-history').textContent()).toContain('ada@example.com: new → open');
+  expect(await flag.locator('.flag-history li').allTextContents()).toEqual([
+    expect.stringMatching(/^ada@example.com: new → open, note added · /),
+  ]);
   expect(await reply(page).getByRole('button', { name: 'Flag', exact: true }).count()).toBe(0);
   expect((await flags('open')).map((f) => f.note)).toEqual([note]);
   expect(await digest()).toContain(note);
@@ -66,6 +70,7 @@ it('a member flags a reply with a note, edits the note and removes the flag, and
   await flag.getByRole('button', { name: 'Edit note' }).click();
   await page.waitForURL(new RegExp(`/w/acme/chats/${chatId}`));
   expect(await reply(page).getByRole('region', { name: 'Flag', exact: true }).getByLabel('Note').inputValue()).toBe(editedNote);
+  expect(await reply(page).locator('.flag-history li').nth(1).textContent()).toMatch(/^ada@example.com: open → open, note edited · /);
   expect((await flags('open')).map((f) => f.note)).toEqual([editedNote]);
   expect(await digest()).toContain(editedNote);
 

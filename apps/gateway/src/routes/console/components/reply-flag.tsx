@@ -28,13 +28,19 @@ export function FlagState({ flag }: { flag: FlagAnswer }) {
   );
 }
 
+const noteChange = (before: string | null, after: string | null) => {
+  if (before === after) return '';
+  if (after === null) return ', note cleared';
+  return before === null ? ', note added' : ', note edited';
+};
+
 function FlagHistory({ flag }: { flag: FlagWithHistoryAnswer }) {
   return (
     <ol className="flag-history">
       {flag.history.map((e, i) => (
         <li key={i}>
           {e.actor}: {e.from_status ?? 'new'} → {e.to_status}
-          {e.note_before !== e.note_after && (e.note_after ? ', note set' : ', note cleared')} · <When at={e.at} />
+          {noteChange(e.note_before, e.note_after)} · <When at={e.at} />
         </li>
       ))}
     </ol>
