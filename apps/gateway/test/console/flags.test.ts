@@ -126,3 +126,35 @@ it("the inbox's flagged-only filter shows only the chats marked as flagged", asy
   expect(await page.locator('table.inbox .flag-marker').count()).toBe(1);
   await window.close();
 }, 60_000);
+
+it('a fixed flag shows the version that fixed it, in place and on the flags page; editing its note opens it again', async () => {
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'ada@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme/inbox`);
+  await page.getByRole('link', { name: 'do you ship abroad?' }).click();
+  await reply(page)
+    .getByLabel(/What should the agent have said/)
+    .fill('Say that we ship to the EU.');
+  await reply(page).getByRole('button', { name: 'Flag', exact: true }).click();
+  await reply(page).getByRole('region', { name: 'Flag', exact: true }).waitFor();
+  const { flags: openFlags } = (await api('/api/developer/v1/acme/flags')).body as {
+    flags: { id: string; note: string | null; version: { id: string } }[];
+  };
+  const noted = openFlags.find((f) => f.note === 'Say that we ship to the EU.')!;
+  await platform.core.services.flags.markFixed(noted.id, noted.version.id, '2026-03-02T08:00:00.000Z');
+
+  await page.reload();
+  const flag = reply(page).getByRole('region', { name: 'Flag', exact: true });
+  expect(await flag.locator('.flag-state').textContent()).toBe('Fixed in v1 (2026-03-02 08:00 UTC)');
+  expect(await flag.locator('.flag-history li').last().textContent()).toMatch(/^svc: open → fixed · /);
+  await page.goto(`${platform.url}/w/acme/flags`);
+  expect(await page.getByRole('region', { name: 'Fixed' }).locator('.note').textContent()).toBe('Say that we ship to the EU.');
+
+  await page.getByRole('region', { name: 'Fixed' }).getByRole('link', { name: 'Our plans start at 10 USD.' }).click();
+  await flag.getByLabel('Note').fill('Say that we ship to the EU and the UK.');
+  await flag.getByRole('button', { name: 'Edit note' }).click();
+  await page.waitForURL(/\/chats\//);
+  expect(await reply(page).getByRole('region', { name: 'Flag', exact: true }).locator('.flag-state').textContent()).toBe('Open');
+  await window.close();
+}, 60_000);
