@@ -124,6 +124,10 @@ it("the inbox's flagged-only filter shows only the chats marked as flagged", asy
   expect(await firstLines()).toEqual(['how much is it?']);
   expect(await page.getByLabel('Flagged only').isChecked()).toBe(true);
   expect(await page.locator('table.inbox .flag-marker').count()).toBe(1);
+  const listed = (await api('/api/developer/v1/acme/chats?flagged=true')).body as { chats: { chat_id: string }[] };
+  expect(listed.chats.map((c) => c.chat_id)).toEqual([chatId]);
+  expect((await api('/api/developer/v1/acme/chats?flagged=false')).body.chats).toHaveLength(2);
+  expect((await api('/api/developer/v1/acme/chats?flagged=yes')).status).toBe(400);
   await window.close();
 }, 60_000);
 
