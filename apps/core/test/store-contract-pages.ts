@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Chat } from '../src/store/agents-store.ts';
+import type { FlagStatus } from '@svc/domain';
+import type { FlagRecord } from '../src/store/flags-store.ts';
 import type { Store } from '../src/store/store.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -107,6 +109,70 @@ export function describePageStoreContract(name: string, open: () => Store): void
         { limit: 2, after: { key: at(4), id: 'chat_4' } },
       );
       expect([second.items.map((c) => c.id), second.more]).toEqual([['chat_1'], false]);
+    });
+
+    it('narrows the inbox to chats with an open flag, and pages within them', async () => {
+      await store.versions.create(version('ver_1'));
+      const ids = ['chat_1', 'chat_2', 'chat_3', 'chat_4', 'chat_5'];
+      for (const [i, id] of ids.entries()) {
+        const chat: Chat = {
+          id,
+          workspaceId: 'ws_1',
+          agent: 'support',
+          environment: 'live',
+          versionId: 'ver_1',
+          channel: 'api',
+          replay: false,
+          createdAt: at(i + 1),
+        };
+        await store.chats.create(chat);
+        await store.chats.addMessages([{ id: `${id}_a`, chatId: id, role: 'agent', text: 'hello', trace: null, createdAt: at(i + 1) }]);
+      }
+      const flag = (id: string, chatId: string, status: FlagStatus): FlagRecord => ({
+        id,
+        workspaceId: 'ws_1',
+        chatId,
+        messageId: `${chatId}_a`,
+        status,
+        note: null,
+        agent: 'support',
+        environment: 'live',
+        version: { id: 'ver_1', number: 1 },
+        channel: 'api',
+        snapshot: { reply: 'hello', conversation: [], turn: { tool_calls: [], knowledge: [], tokens: { input: 0, output: 0 } }, turns: [] },
+        evalCaseId: null,
+        fixedByVersion: status === 'fixed' ? { id: 'ver_1', number: 1 } : null,
+        fixedAt: status === 'fixed' ? at(9) : null,
+        createdBy: 'ada@example.com',
+        revision: 0,
+        createdAt: at(9),
+        updatedAt: at(9),
+      });
+      const event = (flagId: string, toStatus: FlagStatus) => ({
+        id: `fev_${flagId}`,
+        flagId,
+        actor: 'ada@example.com',
+        fromStatus: null,
+        toStatus,
+        noteBefore: null,
+        noteAfter: null,
+        at: at(9),
+      });
+      // Open flags on chats 1, 2 and 4; chat 3's flag was removed, chat 5's fixed.
+      for (const [id, chatId, status] of [
+        ['flag_1', 'chat_1', 'open'],
+        ['flag_2', 'chat_2', 'open'],
+        ['flag_3', 'chat_3', 'removed'],
+        ['flag_4', 'chat_4', 'open'],
+        ['flag_5', 'chat_5', 'fixed'],
+      ] as const)
+        expect(await store.flags.create(flag(id, chatId, status), event(id, status))).toEqual({ created: true });
+      const first = await store.chats.inbox('ws_1', { flagged: true }, { limit: 2 });
+      expect([first.items.map((c) => c.id), first.more]).toEqual([['chat_4', 'chat_2'], true]);
+      const second = await store.chats.inbox('ws_1', { flagged: true }, { limit: 2, after: { key: at(2), id: 'chat_2' } });
+      expect([second.items.map((c) => c.id), second.more]).toEqual([['chat_1'], false]);
+      expect((await store.chats.inbox('ws_1', { flagged: true, agent: 'sales' }, { limit: 10 })).items).toEqual([]);
+      expect((await store.chats.inbox('ws_1', {}, { limit: 10 })).items).toHaveLength(5);
     });
 
     it("shows each inbox chat's version number, the visitor's first message and the count of messages", async () => {

@@ -110,7 +110,7 @@ describe('the lists that grow, a page at a time', () => {
   it('documents limit, cursor and next_cursor in the OpenAPI document', async () => {
     const { body } = await request(`${platform.url}/openapi.json`);
     for (const [path, schema, filters] of [
-      ['/api/developer/v1/{workspace}/chats', 'Inbox', ['agent', 'environment']],
+      ['/api/developer/v1/{workspace}/chats', 'Inbox', ['agent', 'environment', 'flagged']],
       ['/api/developer/v1/{workspace}/versions', 'AgentVersionList', []],
       ['/cli/tokens', 'DeveloperTokenList', []],
     ] as const) {

@@ -108,6 +108,7 @@ export const chatView = z
 export const inboxQuery = pageQuery.extend({
   agent: agentSlug.optional().meta({ description: "Only this agent's chats" }),
   environment: environmentName.optional().meta({ description: "Only this environment's chats" }),
+  flagged: z.enum(['true', 'false']).optional().meta({ description: 'true: only chats with an open flag on a reply' }),
 });
 export type InboxQuery = z.infer<typeof inboxQuery>;
 

@@ -96,9 +96,10 @@ export function createChatService(
       };
     },
 
-    /** The inbox, a page at a time, newest first, narrowed to an agent or an environment when asked. */
-    async inbox(workspaceId: string, { agent, environment, ...query }: InboxQuery) {
-      const page = await store.chats.inbox(workspaceId, { agent, environment }, pageRequest(query, z.iso.datetime()));
+    /** The inbox, a page at a time, newest first, narrowed to an agent, an environment or flagged chats when asked. */
+    async inbox(workspaceId: string, { agent, environment, flagged: flaggedOnly, ...query }: InboxQuery) {
+      const filter = { agent, environment, ...(flaggedOnly === 'true' ? { flagged: true as const } : {}) };
+      const page = await store.chats.inbox(workspaceId, filter, pageRequest(query, z.iso.datetime()));
       const flagged = await flags.openIn(
         workspaceId,
         page.items.map((chat) => chat.id),

@@ -33,6 +33,8 @@ export interface Chat {
 export interface InboxFilter {
   agent?: string;
   environment?: string;
+  /** Only chats with an open flag on a reply, the ones the inbox marks as flagged. */
+  flagged?: true;
 }
 
 /** A chat as the inbox lists it, with what its row shows of the conversation. */

@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, getTableColumns, lt, max, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, getTableColumns, lt, max, or, sql } from 'drizzle-orm';
 import type { AgentsStore, AgentVersion } from '../agents-store.ts';
 import { pageOf } from '../page.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
-import { agentVersions, chatMessages, chats, environmentSecrets, environments } from './schema.ts';
+import { agentVersions, chatMessages, chats, environmentSecrets, environments, flags } from './schema.ts';
 
 /** What an inbox row shows beside the chat, each computed in the page's one query. */
 const inboxColumns = {
@@ -143,6 +143,14 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
               eq(chats.replay, false),
               filter.agent === undefined ? undefined : eq(chats.agent, filter.agent),
               filter.environment === undefined ? undefined : eq(chats.environment, filter.environment),
+              filter.flagged
+                ? exists(
+                    db
+                      .select({ one: sql`1` })
+                      .from(flags)
+                      .where(and(eq(flags.chatId, chats.id), eq(flags.status, 'open'))),
+                  )
+                : undefined,
               after ? or(lt(chats.createdAt, after.key), and(eq(chats.createdAt, after.key), lt(chats.id, after.id))) : undefined,
             ),
           )

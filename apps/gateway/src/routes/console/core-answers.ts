@@ -10,3 +10,5 @@ export type InboxAnswer = Answers['chats']['inbox'];
 export type InboxChat = InboxAnswer['chats'][number];
 export type ChatAnswer = Answers['chats']['get'];
 export type ChatMessage = ChatAnswer['messages'][number];
+export type FlagAnswer = Answers['flags']['list']['flags'][number];
+export type FlagWithHistoryAnswer = Answers['flags']['get'];

@@ -1,5 +1,6 @@
 import type { Request, Router } from 'express';
 import type { PageKit } from './page-kit.tsx';
+import { ReplyFlag } from './components/reply-flag.tsx';
 import { ChatPage } from './pages/chat.tsx';
 import { InboxPage } from './pages/inbox.tsx';
 import { sendPage } from './render.tsx';
@@ -10,7 +11,7 @@ const queryValue = (req: Request, name: string): string | undefined => {
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
-/** The inbox and each chat's page, for every member of the workspace. Both only read. */
+/** The inbox and each chat's page, for every member of the workspace; a chat's page shows its replies' flags. */
 export function inboxRoutes(routes: Router, { core, session, page, viewer }: PageKit): void {
   routes.get(
     '/w/:workspace/inbox',
@@ -18,7 +19,11 @@ export function inboxRoutes(routes: Router, { core, session, page, viewer }: Pag
       const signedIn = await viewer(req, res);
       if (!signedIn) return;
       const workspace = String(req.params.workspace);
-      const filters = { agent: queryValue(req, 'agent'), environment: queryValue(req, 'environment') };
+      const filters = {
+        agent: queryValue(req, 'agent'),
+        environment: queryValue(req, 'environment'),
+        flagged: queryValue(req, 'flagged') === 'true' ? ('true' as const) : undefined,
+      };
       const limit = queryValue(req, 'limit');
       const cursor = queryValue(req, 'cursor');
       const caller = session.caller(req);
@@ -50,8 +55,30 @@ export function inboxRoutes(routes: Router, { core, session, page, viewer }: Pag
       const signedIn = await viewer(req, res);
       if (!signedIn) return;
       const workspace = String(req.params.workspace);
-      const chat = await core.chats.get.query({ workspace, chat_id: String(req.params.id) }, session.caller(req));
-      sendPage(res, <ChatPage viewer={signedIn} workspace={workspace} chat={chat} />);
+      const caller = session.caller(req);
+      const chat = await core.chats.get.query({ workspace, chat_id: String(req.params.id) }, caller);
+      // A reply's flags, removed ones too, each with its history: the page shows them in place.
+      const { flags } = await core.flags.list.query({ workspace, status: 'all' }, caller);
+      const withHistory = await Promise.all(
+        flags.filter((f) => f.chat_id === chat.chat_id).map((f) => core.flags.get.query({ workspace, id: f.id }, caller)),
+      );
+      sendPage(
+        res,
+        <ChatPage
+          viewer={signedIn}
+          workspace={workspace}
+          chat={chat}
+          replyActions={(m) => (
+            <ReplyFlag
+              workspace={workspace}
+              chatId={chat.chat_id}
+              messageId={m.id}
+              csrfToken={signedIn.csrfToken}
+              flags={withHistory.filter((f) => f.message_id === m.id)}
+            />
+          )}
+        />,
+      );
     }),
   );
 }

@@ -3,6 +3,7 @@ import { type ErrorRequestHandler, Router } from 'express';
 import type { CoreClient } from '../../core-client.ts';
 import { formBody } from '../../http/json-body.ts';
 import { deviceRoutes } from './device-routes.tsx';
+import { flagRoutes } from './flag-routes.tsx';
 import { homeRoutes } from './home-routes.tsx';
 import { inboxRoutes } from './inbox-routes.tsx';
 import { memberRoutes } from './member-routes.tsx';
@@ -31,6 +32,7 @@ export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger):
   tokenRoutes(routes, kit);
   memberRoutes(routes, kit);
   inboxRoutes(routes, kit);
+  flagRoutes(routes, kit);
 
   // A request these routes cannot read (a malformed percent-escape in the path, a body that does not decode).
   const unreadable: ErrorRequestHandler = (error, _req, res, next) => {

@@ -15,3 +15,8 @@ export const inboxPath = (slug: string) => `${workspacePath(slug)}/inbox`;
 
 /** A chat's page: every message, each agent reply with its turn details. */
 export const chatPath = (slug: string, chatId: string) => `${workspacePath(slug)}/chats/${encodeURIComponent(chatId)}`;
+
+/** A workspace's flags, by state; flagging a reply posts below its chat, changing a flag below the flag. */
+export const flagsPath = (slug: string) => `${workspacePath(slug)}/flags`;
+export const flagPath = (slug: string, flagId: string) => `${flagsPath(slug)}/${encodeURIComponent(flagId)}`;
+export const chatFlagsPath = (slug: string, chatId: string) => `${chatPath(slug, chatId)}/flags`;

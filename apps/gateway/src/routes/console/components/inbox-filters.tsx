@@ -3,6 +3,8 @@ import { inboxPath } from '../paths.ts';
 export interface InboxFilterValues {
   agent?: string;
   environment?: string;
+  /** 'true' for only the chats marked as flagged; a query value, so page links keep it. */
+  flagged?: 'true';
 }
 
 export interface InboxFiltersProps {
@@ -34,6 +36,9 @@ export function InboxFilters({ workspace, agents, environments, current }: Inbox
             <option key={e}>{e}</option>
           ))}
         </select>
+      </label>
+      <label>
+        <input type="checkbox" name="flagged" value="true" defaultChecked={current.flagged === 'true'} /> Flagged only
       </label>
       <button className="secondary">Filter</button>
     </form>

@@ -65,7 +65,7 @@ export function InboxPage({ viewer, workspace, inbox, agents, environments, filt
           </tbody>
         </table>
       ) : (
-        <p>No chats{filters.agent || filters.environment ? ' match these filters' : ' yet'}.</p>
+        <p>No chats{filters.agent || filters.environment || filters.flagged ? ' match these filters' : ' yet'}.</p>
       )}
       <nav className="pager" aria-label="Pages">
         {paged && <a href={pageLink()}>First page</a>}

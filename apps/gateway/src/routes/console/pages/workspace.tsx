@@ -1,7 +1,7 @@
 import type { Workspace } from '@svc/domain';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
-import { inboxPath, membersPath } from '../paths.ts';
+import { flagsPath, inboxPath, membersPath } from '../paths.ts';
 import type { Viewer } from '../viewer.ts';
 
 export function WorkspacePage({ viewer, workspace }: { viewer: Viewer; workspace: Workspace }) {
@@ -22,6 +22,7 @@ export function WorkspacePage({ viewer, workspace }: { viewer: Viewer; workspace
       </dl>
       <p className="actions">
         <a href={inboxPath(workspace.slug)}>Inbox</a>
+        <a href={flagsPath(workspace.slug)}>Flags</a>
         <a href={membersPath(workspace.slug)}>Members</a>
       </p>
       <p className="muted">

@@ -1,0 +1,98 @@
+import type { FlagAnswer, FlagWithHistoryAnswer } from '../core-answers.ts';
+import { chatFlagsPath, flagPath } from '../paths.ts';
+import { CsrfField } from './csrf-field.tsx';
+import { When } from './when.tsx';
+
+export interface ReplyFlagProps {
+  workspace: string;
+  chatId: string;
+  messageId: string;
+  csrfToken: string;
+  /** The reply's flags, each with its history; at most one is not removed. */
+  flags: FlagWithHistoryAnswer[];
+}
+
+/** A flag's state as a person reads it: fixed names the version that fixed it. */
+export function FlagState({ flag }: { flag: FlagAnswer }) {
+  if (flag.status !== 'fixed') return <span className={`flag-state ${flag.status}`}>{flag.status === 'open' ? 'Open' : 'Removed'}</span>;
+  return (
+    <span className="flag-state fixed">
+      Fixed in v{flag.fixed_by_version?.number ?? '?'}
+      {flag.fixed_at && (
+        <>
+          {' '}
+          (<When at={flag.fixed_at} />)
+        </>
+      )}
+    </span>
+  );
+}
+
+const noteChange = (before: string | null, after: string | null) => {
+  if (before === after) return '';
+  if (after === null) return ', note cleared';
+  return before === null ? ', note added' : ', note edited';
+};
+
+function FlagHistory({ flag }: { flag: FlagWithHistoryAnswer }) {
+  return (
+    <ol className="flag-history">
+      {flag.history.map((e, i) => (
+        <li key={i}>
+          {e.actor}: {e.from_status ?? 'new'} → {e.to_status}
+          {noteChange(e.note_before, e.note_after)} · <When at={e.at} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * What a supervisor does with an agent reply: flag it with a note, or, once flagged, see the flag's state and
+ * history, edit its note or remove it. Removed flags stay listed with their history; the reply can be flagged again.
+ */
+export function ReplyFlag({ workspace, chatId, messageId, csrfToken, flags }: ReplyFlagProps) {
+  const live = flags.find((f) => f.status !== 'removed');
+  const removed = flags.filter((f) => f.status === 'removed');
+  const csrf = <CsrfField token={csrfToken} />;
+  const noteId = (what: string) => `${what}-${messageId}`;
+  return (
+    <div className="reply-flag">
+      {live ? (
+        <section className="flag live" aria-label="Flag">
+          <p>
+            Flag: <FlagState flag={live} /> · flagged by {live.created_by}
+          </p>
+          <form method="post" action={`${flagPath(workspace, live.id)}/note`}>
+            {csrf}
+            <label htmlFor={noteId('edit-note')}>Note</label>
+            <textarea id={noteId('edit-note')} name="note" rows={3} maxLength={10_000} defaultValue={live.note ?? ''} />
+            <button>Edit note</button>
+          </form>
+          <form method="post" action={`${flagPath(workspace, live.id)}/remove`}>
+            {csrf}
+            <button className="secondary">Remove flag</button>
+          </form>
+          <FlagHistory flag={live} />
+        </section>
+      ) : (
+        <form method="post" action={chatFlagsPath(workspace, chatId)} className="flag-form">
+          {csrf}
+          <input type="hidden" name="message_id" value={messageId} />
+          <label htmlFor={noteId('flag-note')}>What should the agent have said? (optional)</label>
+          <textarea id={noteId('flag-note')} name="note" rows={3} maxLength={10_000} />
+          <button>Flag</button>
+        </form>
+      )}
+      {removed.map((f) => (
+        <section key={f.id} className="flag removed" aria-label="Removed flag">
+          <p>
+            Flag: <FlagState flag={f} />
+            {f.note && <> · note was: {f.note}</>}
+          </p>
+          <FlagHistory flag={f} />
+        </section>
+      ))}
+    </div>
+  );
+}

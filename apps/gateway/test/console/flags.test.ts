@@ -1,0 +1,164 @@
+import { request } from '@svc/testkit';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { launchChromium, signIn, windowOf } from './chromium.ts';
+
+const files = {
+  'svc.yaml': 'workspace: acme\n',
+  'agents/sales/agent.yaml': 'name: Sales\nmodel: scripted\nscripted:\n  rules: []\n  fallback: Our plans start at 10 USD.\n',
+  'agents/sales/instructions.md': 'Sell.',
+};
+const note = 'Say that plans start at 12 USD since March, and link the pricing page.';
+const editedNote = 'Plans start at 12 USD; mention the yearly discount.';
+
+let platform: TestPlatform;
+let browser: Browser;
+let token: string;
+let chatId: string;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  browser = await launchChromium();
+  token = await createUserWithToken(platform, 'ada@example.com');
+  const call = (path: string, json?: object) => request(`${platform.url}${path}`, { token, json });
+  await call('/cli/workspaces', { slug: 'acme' });
+  expect((await call('/api/developer/v1/acme/deployments', { environment: 'live', files })).status).toBe(201);
+  chatId = (await call('/api/v1/acme/chats', { agent: 'sales', environment: 'live' })).body.chat_id;
+  expect((await call(`/api/v1/acme/chats/${chatId}/messages`, { text: 'how much is it?' })).status).toBe(201);
+  const other = (await call('/api/v1/acme/chats', { agent: 'sales', environment: 'live' })).body.chat_id;
+  expect((await call(`/api/v1/acme/chats/${other}/messages`, { text: 'do you ship abroad?' })).status).toBe(201);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform.stop();
+});
+
+const api = (path: string) => request(`${platform.url}${path}`, { token });
+const reply = (page: Page) => page.locator('.message.agent');
+const flags = async (status: string) =>
+  (await api(`/api/developer/v1/acme/flags?status=${status}`)).body.flags as { note: string | null }[];
+const digest = async () => String((await api('/api/developer/v1/acme/flags.md')).body);
+
+it('a member flags a reply with a note, edits the note and removes the flag, and the API and the digest follow', async () => {
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'ada@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme`);
+  expect(await page.getByRole('main').getByRole('link', { name: 'Flags' }).getAttribute('href')).toBe('/w/acme/flags');
+  await page.goto(`${platform.url}/w/acme/inbox`);
+  await page.getByRole('link', { name: 'how much is it?' }).click();
+  await page.getByRole('heading', { name: 'Chat with sales' }).waitFor();
+
+  await reply(page)
+    .getByLabel(/What should the agent have said/)
+    .fill(note);
+  await reply(page).getByRole('button', { name: 'Flag' }).click();
+  const flag = reply(page).getByRole('region', { name: 'Flag', exact: true });
+  await flag.waitFor();
+  expect(await flag.locator('.flag-state').textContent()).toBe('Open');
+  expect(await flag.getByLabel('Note').inputValue()).toBe(note);
+  expect(await flag.locator('.flag-history li').allTextContents()).toEqual([
+    expect.stringMatching(/^ada@example.com: new → open, note added · /),
+  ]);
+  expect(await reply(page).getByRole('button', { name: 'Flag', exact: true }).count()).toBe(0);
+  expect((await flags('open')).map((f) => f.note)).toEqual([note]);
+  expect(await digest()).toContain(note);
+
+  await flag.getByLabel('Note').fill(editedNote);
+  await flag.getByRole('button', { name: 'Edit note' }).click();
+  await page.waitForURL(new RegExp(`/w/acme/chats/${chatId}`));
+  expect(await reply(page).getByRole('region', { name: 'Flag', exact: true }).getByLabel('Note').inputValue()).toBe(editedNote);
+  expect(await reply(page).locator('.flag-history li').nth(1).textContent()).toMatch(/^ada@example.com: open → open, note edited · /);
+  expect((await flags('open')).map((f) => f.note)).toEqual([editedNote]);
+  expect(await digest()).toContain(editedNote);
+
+  await reply(page).getByRole('button', { name: 'Remove flag' }).click();
+  const removed = reply(page).getByRole('region', { name: 'Removed flag' });
+  await removed.waitFor();
+  expect(await removed.locator('.flag-history').textContent()).toContain('open → removed');
+  expect(await reply(page).getByRole('button', { name: 'Flag', exact: true }).count()).toBe(1);
+  expect(await flags('open')).toEqual([]);
+  expect((await flags('removed')).map((f) => f.note)).toEqual([editedNote]);
+  expect(await digest()).not.toContain(editedNote);
+
+  await page.getByRole('navigation', { name: 'svc' }).getByRole('link', { name: 'Flags' }).click();
+  await page.getByRole('heading', { name: 'Flags', exact: true }).waitFor();
+  const removedSection = page.getByRole('region', { name: 'Removed' });
+  expect(await removedSection.locator('.note').textContent()).toBe(editedNote);
+  expect(await page.getByRole('region', { name: 'Open' }).textContent()).toContain('No open flags.');
+  await removedSection.getByRole('link', { name: 'Our plans start at 10 USD.' }).click();
+  await page.getByRole('heading', { name: 'Chat with sales' }).waitFor();
+  await window.close();
+}, 90_000);
+
+it('a flag of an unknown reply answers as the console error page', async () => {
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'ada@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme/chats/${chatId}`);
+  const csrf = await page.locator('input[name=csrf_token]').first().getAttribute('value');
+  const answer = await page.request.post(`${platform.url}/w/acme/chats/${chatId}/flags`, {
+    form: { csrf_token: csrf ?? '', message_id: 'msg_unknown', note: 'x' },
+  });
+  expect(answer.status()).toBe(404);
+  expect(await answer.text()).toContain('That did not work');
+  await window.close();
+}, 60_000);
+
+it("the inbox's flagged-only filter shows only the chats marked as flagged", async () => {
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'ada@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme/chats/${chatId}`);
+  await reply(page).getByRole('button', { name: 'Flag', exact: true }).click();
+  await reply(page).getByRole('region', { name: 'Flag', exact: true }).waitFor();
+
+  await page.goto(`${platform.url}/w/acme/inbox`);
+  const firstLines = () => page.locator('table.inbox tbody tr td:first-child').allTextContents();
+  expect(await firstLines()).toEqual(['do you ship abroad?', 'how much is it?']);
+  await page.getByLabel('Flagged only').check();
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/flagged=true/);
+  expect(await firstLines()).toEqual(['how much is it?']);
+  expect(await page.getByLabel('Flagged only').isChecked()).toBe(true);
+  expect(await page.locator('table.inbox .flag-marker').count()).toBe(1);
+  const listed = (await api('/api/developer/v1/acme/chats?flagged=true')).body as { chats: { chat_id: string }[] };
+  expect(listed.chats.map((c) => c.chat_id)).toEqual([chatId]);
+  expect((await api('/api/developer/v1/acme/chats?flagged=false')).body.chats).toHaveLength(2);
+  expect((await api('/api/developer/v1/acme/chats?flagged=yes')).status).toBe(400);
+  await window.close();
+}, 60_000);
+
+it('a fixed flag shows the version that fixed it, in place and on the flags page; editing its note opens it again', async () => {
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'ada@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme/inbox`);
+  await page.getByRole('link', { name: 'do you ship abroad?' }).click();
+  await reply(page)
+    .getByLabel(/What should the agent have said/)
+    .fill('Say that we ship to the EU.');
+  await reply(page).getByRole('button', { name: 'Flag', exact: true }).click();
+  await reply(page).getByRole('region', { name: 'Flag', exact: true }).waitFor();
+  const { flags: openFlags } = (await api('/api/developer/v1/acme/flags')).body as {
+    flags: { id: string; note: string | null; version: { id: string } }[];
+  };
+  const noted = openFlags.find((f) => f.note === 'Say that we ship to the EU.')!;
+  await platform.core.services.flags.markFixed(noted.id, noted.version.id, '2026-03-02T08:00:00.000Z');
+
+  await page.reload();
+  const flag = reply(page).getByRole('region', { name: 'Flag', exact: true });
+  expect(await flag.locator('.flag-state').textContent()).toBe('Fixed in v1 (2026-03-02 08:00 UTC)');
+  expect(await flag.locator('.flag-history li').last().textContent()).toMatch(/^svc: open → fixed · /);
+  await page.goto(`${platform.url}/w/acme/flags`);
+  expect(await page.getByRole('region', { name: 'Fixed' }).locator('.note').textContent()).toBe('Say that we ship to the EU.');
+
+  await page.getByRole('region', { name: 'Fixed' }).getByRole('link', { name: 'Our plans start at 10 USD.' }).click();
+  await flag.getByLabel('Note').fill('Say that we ship to the EU and the UK.');
+  await flag.getByRole('button', { name: 'Edit note' }).click();
+  await page.waitForURL(/\/chats\//);
+  expect(await reply(page).getByRole('region', { name: 'Flag', exact: true }).locator('.flag-state').textContent()).toBe('Open');
+  await window.close();
+}, 60_000);
