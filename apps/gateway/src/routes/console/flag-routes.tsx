@@ -1,14 +1,12 @@
 import type { Request, Router } from 'express';
-import type { PageHandler, PageKit } from './page-kit.tsx';
+import { formField, type PageKit } from './page-kit.tsx';
 import { FlagsPage } from './pages/flags.tsx';
 import { chatPath } from './paths.ts';
 import { sendPage } from './render.tsx';
-import { checkCsrf } from './session.ts';
 
-const field = (req: Request, name: string) => String((req.body as Record<string, unknown> | undefined)?.[name] ?? '');
 /** The note as typed; a blank textarea means no note. */
 const noteField = (req: Request) => {
-  const note = field(req, 'note');
+  const note = formField(req, 'note');
   return note.trim() === '' ? null : note;
 };
 
@@ -16,22 +14,18 @@ const noteField = (req: Request) => {
  * Flagging agent replies from the console: flag with a note, edit the note, remove the flag. Each change goes back
  * to the flagged reply on its chat's page; core decides who may and what each change does.
  */
-export function flagRoutes(routes: Router, { core, session, page, viewer }: PageKit): void {
-  /** Runs a form's change for the signed-in person, then shows the reply on its chat's page again. */
-  const change = (act: (req: Request, workspace: string) => Promise<{ chat_id: string; message_id: string }>): PageHandler =>
-    page(async (req, res) => {
-      const signedIn = await viewer(req, res);
-      if (!signedIn) return;
-      checkCsrf(req, signedIn.csrfToken);
-      const workspace = String(req.params.workspace);
+export function flagRoutes(routes: Router, { core, session, page, viewer, workspaceForm }: PageKit): void {
+  /** Runs a form's change, then shows the flagged reply on its chat's page again. */
+  const change = (act: (req: Request, workspace: string) => Promise<{ chat_id: string; message_id: string }>) =>
+    workspaceForm(async (req, workspace) => {
       const flagged = await act(req, workspace);
-      res.redirect(303, `${chatPath(workspace, flagged.chat_id)}#${encodeURIComponent(flagged.message_id)}`);
+      return `${chatPath(workspace, flagged.chat_id)}#${encodeURIComponent(flagged.message_id)}`;
     });
 
   routes.post(
     '/w/:workspace/chats/:chat/flags',
     change((req, workspace) =>
-      core.flags.create.mutate({ workspace, message_id: field(req, 'message_id'), note: noteField(req) }, session.caller(req)),
+      core.flags.create.mutate({ workspace, message_id: formField(req, 'message_id'), note: noteField(req) }, session.caller(req)),
     ),
   );
   routes.post(

@@ -1,30 +1,25 @@
 import type { Role } from '@svc/domain';
 import type { Request, Router } from 'express';
-import type { PageHandler, PageKit } from './page-kit.tsx';
+import { formField, type PageKit } from './page-kit.tsx';
 import { membersPath, invitationPath } from './paths.ts';
 import { InvitationAcceptPage, InvitationGonePage, InvitationOtherAccountPage, InvitationSignInPage } from './pages/invitation.tsx';
 import { MembersPage } from './pages/members.tsx';
 import { sendPage } from './render.tsx';
 import { checkCsrf } from './session.ts';
 
-const field = (req: Request, name: string) => String((req.body as Record<string, unknown> | undefined)?.[name] ?? '');
 // Core validates the role and answers invalid_request for anything else.
-const roleField = (req: Request) => field(req, 'role') as Role;
+const roleField = (req: Request) => formField(req, 'role') as Role;
 
 /**
  * A workspace's members page (owners see the forms, other members read) and the page an invitation's link opens.
  * Opening a link (GET or HEAD, as mail scanners do) changes nothing: signing in and accepting are POSTs.
  */
-export function memberRoutes(routes: Router, { core, session, page, viewer, currentViewer }: PageKit): void {
-  /** Runs a form's change for the signed-in person, then shows the members page again. */
-  const change = (act: (req: Request, workspace: string) => Promise<unknown>): PageHandler =>
-    page(async (req, res) => {
-      const signedIn = await viewer(req, res);
-      if (!signedIn) return;
-      checkCsrf(req, signedIn.csrfToken);
-      const workspace = String(req.params.workspace);
+export function memberRoutes(routes: Router, { core, session, page, viewer, currentViewer, workspaceForm }: PageKit): void {
+  /** Runs a form's change, then shows the members page again. */
+  const change = (act: (req: Request, workspace: string) => Promise<unknown>) =>
+    workspaceForm(async (req, workspace) => {
       await act(req, workspace);
-      res.redirect(303, membersPath(workspace));
+      return membersPath(workspace);
     });
 
   routes.get(
@@ -40,7 +35,7 @@ export function memberRoutes(routes: Router, { core, session, page, viewer, curr
   routes.post(
     '/w/:workspace/members',
     change((req, workspace) =>
-      core.members.invite.mutate({ workspace, email: field(req, 'email'), role: roleField(req) }, session.caller(req)),
+      core.members.invite.mutate({ workspace, email: formField(req, 'email'), role: roleField(req) }, session.caller(req)),
     ),
   );
   routes.post(

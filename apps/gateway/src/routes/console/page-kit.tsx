@@ -4,10 +4,13 @@ import type { CoreClient } from '../../core-client.ts';
 import { toDomainError } from '../../http/errors.ts';
 import { ErrorPage } from './pages/error.tsx';
 import { sendPage } from './render.tsx';
-import type { ConsoleSession } from './session.ts';
+import { checkCsrf, type ConsoleSession } from './session.ts';
 import type { Viewer } from './viewer.ts';
 
 export type PageHandler = (req: Request, res: Response) => Promise<void>;
+
+/** A posted form's field as text; a missing one is empty. */
+export const formField = (req: Request, name: string): string => String((req.body as Record<string, unknown> | undefined)?.[name] ?? '');
 
 /** What every console route uses: core, the session, and the pages' handling of failures and sign-in. */
 export interface PageKit {
@@ -20,6 +23,11 @@ export interface PageKit {
   viewer(req: Request, res: Response): Promise<Viewer | undefined>;
   /** The signed-in person, or undefined for a page that anyone may see. */
   currentViewer(req: Request): Promise<Viewer | undefined>;
+  /**
+   * A workspace form's POST: for the signed-in person, with the session's CSRF token checked, runs the change and
+   * answers 303 to the page it names.
+   */
+  workspaceForm(act: (req: Request, workspace: string) => Promise<string>): PageHandler;
 }
 
 export function pageKit(core: CoreClient, session: ConsoleSession, log: Logger): PageKit {
@@ -36,22 +44,35 @@ export function pageKit(core: CoreClient, session: ConsoleSession, log: Logger):
     return { email: user.user.email, csrfToken: user.csrf_token, workspaces };
   }
 
-  return {
-    core,
-    session,
-    errorPage,
-    page: (handler) => async (req, res) => {
+  const page =
+    (handler: PageHandler): PageHandler =>
+    async (req, res) => {
       try {
         await handler(req, res);
       } catch (thrown) {
         errorPage(res, thrown);
       }
-    },
+    };
+
+  async function viewer(req: Request, res: Response): Promise<Viewer | undefined> {
+    const signedIn = await currentViewer(req);
+    if (!signedIn) res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
+    return signedIn;
+  }
+
+  return {
+    core,
+    session,
+    errorPage,
+    page,
     currentViewer,
-    async viewer(req, res) {
-      const signedIn = await currentViewer(req);
-      if (!signedIn) res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
-      return signedIn;
-    },
+    viewer,
+    workspaceForm: (act) =>
+      page(async (req, res) => {
+        const signedIn = await viewer(req, res);
+        if (!signedIn) return;
+        checkCsrf(req, signedIn.csrfToken);
+        res.redirect(303, await act(req, String(req.params.workspace)));
+      }),
   };
 }
