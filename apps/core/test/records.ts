@@ -1,4 +1,5 @@
 import type { DeviceAuthorizationRecord } from '../src/store/auth-store.ts';
+import type { PhoneVerification } from '../src/store/messaging-store.ts';
 
 /** A pending device authorization of the CLI, named by `id`, with whatever else a test sets. */
 export const deviceAuthorizationRecord = (
@@ -21,5 +22,23 @@ export const deviceAuthorizationRecord = (
   userId: null,
   tokenId: null,
   decidedAt: null,
+  ...record,
+});
+
+/** A pending verification of workspace `ws_1`, sent once when it was made. */
+export const phoneVerificationRecord = (
+  record: Pick<PhoneVerification, 'id' | 'phoneNumber' | 'createdAt' | 'expiresAt'> & Partial<PhoneVerification>,
+): PhoneVerification => ({
+  workspaceId: 'ws_1',
+  codeHmac: 'aa',
+  status: 'pending',
+  failedAttempts: 0,
+  sendCount: 1,
+  testNumber: false,
+  lastSentAt: record.createdAt,
+  verifiedAt: null,
+  deliveryStatus: 'queued',
+  deliveryError: null,
+  deliveryUpdatedAt: record.createdAt,
   ...record,
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HourlyLimitReached, type PhoneVerification } from '../src/store/messaging-store.ts';
+import { HourlyLimitReached } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
-import { deviceAuthorizationRecord } from './records.ts';
+import { deviceAuthorizationRecord, phoneVerificationRecord } from './records.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
@@ -16,23 +16,8 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
     });
     afterEach(() => store.close());
 
-    const verification = (id: string, phoneNumber = '+56912345678'): PhoneVerification => ({
-      id,
-      workspaceId: 'ws_1',
-      phoneNumber,
-      codeHmac: 'aa',
-      status: 'pending',
-      failedAttempts: 0,
-      sendCount: 1,
-      testNumber: false,
-      expiresAt: at(10),
-      lastSentAt: at(1),
-      verifiedAt: null,
-      deliveryStatus: 'queued',
-      deliveryError: null,
-      deliveryUpdatedAt: at(1),
-      createdAt: at(1),
-    });
+    const verification = (id: string, phoneNumber = '+56912345678') =>
+      phoneVerificationRecord({ id, phoneNumber, createdAt: at(1), expiresAt: at(10) });
     const deviceAuthorization = () =>
       deviceAuthorizationRecord({ id: 'dev_1', deviceCodeHash: 'h1', userCode: 'BCDFGHJK', expiresAt: at(15), createdAt: at(0) });
     const message = (id: string, verificationId: string, minute: number) => ({

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PhoneVerification } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
-import { deviceAuthorizationRecord } from './records.ts';
+import { deviceAuthorizationRecord, phoneVerificationRecord } from './records.ts';
 
 const at = (minute: number) =>
   `2026-01-01T${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00.000Z`;
@@ -65,23 +64,8 @@ export function describeRetentionStoreContract(name: string, open: () => Store):
     });
 
     it('purges finished messages and mails queued before a moment, never a pending one, and old hourly counts', async () => {
-      const verification = (id: string, phoneNumber: string): PhoneVerification => ({
-        id,
-        workspaceId: 'ws_1',
-        phoneNumber,
-        codeHmac: 'aa',
-        status: 'pending',
-        failedAttempts: 0,
-        sendCount: 1,
-        testNumber: false,
-        expiresAt: at(600),
-        lastSentAt: at(1),
-        verifiedAt: null,
-        deliveryStatus: 'queued',
-        deliveryError: null,
-        deliveryUpdatedAt: at(1),
-        createdAt: at(1),
-      });
+      const verification = (id: string, phoneNumber: string) =>
+        phoneVerificationRecord({ id, phoneNumber, createdAt: at(1), expiresAt: at(600) });
       const message = (id: string, verificationId: string, minute: number) => ({
         id,
         workspaceId: 'ws_1',
