@@ -1,38 +1,24 @@
-import { launchChromium, removeTempDirs, type SmtpCapture, startSmtpCapture, tempDir } from '@svc/testkit';
-import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUserWithToken } from '@svc/gateway/testing';
+import { tempDir } from '@svc/testkit';
+import { expect, it } from 'vitest';
+import { mailAndBrowser } from './mail-and-browser.ts';
 import { runSvc } from './run-svc.ts';
 
-let platform: TestPlatform;
-let smtp: SmtpCapture;
-let browser: Browser;
-
-beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  platform = await startPlatform({ mail: { smtpUrl: smtp.url } });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await platform.stop();
-  await smtp.close();
-  removeTempDirs();
-});
+const world = mailAndBrowser();
 
 it('svc members add: the mailed invitation, opened in Chromium, signs a new person in and joins on Accept', async () => {
-  const token = await createUserWithToken(platform, 'ada@example.com');
-  const env = { SVC_BASE_URL: platform.url, SVC_TOKEN: token, SVC_WORKSPACE: 'acme', XDG_CONFIG_HOME: tempDir() };
+  const token = await createUserWithToken(world.platform, 'ada@example.com');
+  const env = { SVC_BASE_URL: world.platform.url, SVC_TOKEN: token, SVC_WORKSPACE: 'acme', XDG_CONFIG_HOME: tempDir() };
   expect((await runSvc(['workspaces', 'create', 'acme'], env)).code).toBe(0);
   expect((await runSvc(['members', 'add', 'sue@example.com', '--role', 'supervisor'], env)).code).toBe(0);
 
-  const mail = await smtp.mail(0);
+  const mail = await world.smtp.mail(0);
   expect(mail).toMatchObject({ to: 'sue@example.com', subject: 'ada@example.com invited you to the svc workspace acme' });
   const link = /https?:\/\/\S+\/invitations\/[\w-]+/.exec(mail.text)?.[0];
   expect(link).toBeDefined();
   expect(mail.html).toContain(link);
 
-  const page = await browser.newPage();
+  const page = await world.browser.newPage();
   await page.goto(link!);
   await page.getByRole('button', { name: 'Continue as sue@example.com' }).click();
   await page.getByRole('heading', { name: 'Join acme?' }).waitFor();
@@ -53,13 +39,13 @@ it('svc members add: the mailed invitation, opened in Chromium, signs a new pers
 }, 60_000);
 
 it("an owner's members page has the forms: invite, change a role, remove", async () => {
-  const context = await browser.newContext();
+  const context = await world.browser.newContext();
   const page = await context.newPage();
   // Ada signs in to the console by her own mailed sign-in link.
-  await page.goto(`${platform.url}/w/acme/members`);
+  await page.goto(`${world.platform.url}/w/acme/members`);
   await page.getByLabel('Email').fill('ada@example.com');
   await page.getByRole('button', { name: 'Mail me a link' }).click();
-  const signIn = await smtp.mail(1);
+  const signIn = await world.smtp.mail(1);
   await page.goto(/https?:\/\/\S+\/auth\/link\/[\w-]+/.exec(signIn.text)![0]);
   await page.getByRole('button', { name: 'Continue as ada@example.com' }).click();
   await page.getByRole('heading', { name: 'Members of acme' }).waitFor();
@@ -75,7 +61,7 @@ it("an owner's members page has the forms: invite, change a role, remove", async
   await page.getByLabel('Email', { exact: true }).fill('tom@example.com');
   await page.getByRole('button', { name: 'Send invitation' }).click();
   await page.getByRole('heading', { name: 'Pending invitations' }).waitFor();
-  expect((await smtp.mail(2)).to).toBe('tom@example.com');
+  expect((await world.smtp.mail(2)).to).toBe('tom@example.com');
 
   await page.getByRole('button', { name: 'Remove sue@example.com' }).click();
   await page.getByRole('heading', { name: 'Members of acme' }).waitFor();
