@@ -25,5 +25,9 @@ export const errorDetails: Partial<Record<ErrorCode, z.ZodObject>> = {
   rate_limited: z.object({ retry_after_seconds: retryAfterSeconds }),
   invalid_manifest: z.object({ issues: z.array(manifestIssue).min(1) }),
   already_flagged: z.object({ flag_id: z.string().meta({ description: 'The live flag of this reply' }) }),
+  judge_family_conflict: z.object({
+    agent_model: z.string().meta({ description: "The agent's model" }),
+    judges: z.array(z.string()).meta({ description: 'The judge models configured, none of another family' }),
+  }),
   slow_down: z.object({ interval: z.number().int().meta({ description: 'The new polling interval, in seconds' }) }),
 };

@@ -9,7 +9,7 @@ export const flagContextMessages = 10;
 export const flagStatus = z.enum(['open', 'fixed', 'removed']);
 export type FlagStatus = z.infer<typeof flagStatus>;
 
-const versionRef = z.object({ id: z.string(), number: z.number().int().min(1) }).meta({ id: 'VersionRef' });
+export const versionRef = z.object({ id: z.string(), number: z.number().int().min(1) }).meta({ id: 'VersionRef' });
 
 export const toolCallTrace = z
   .object({
@@ -96,20 +96,3 @@ export const updateFlagInput = z
   .meta({ id: 'UpdateFlagRequest' });
 
 export const flagListQuery = z.object({ status: z.enum(['open', 'fixed', 'removed', 'all']).default('open') });
-
-/** The most visitor turns an eval case keeps: a replay sends only the last few. */
-export const evalCaseMaxTurns = 50;
-
-/** An eval case: the visitor turns to replay and the outcome expected. */
-export const evalCase = z
-  .object({
-    id: z.string(),
-    agent: z.string(),
-    turns: z.array(z.string()).min(1).max(evalCaseMaxTurns),
-    expected: z.string(),
-    origin: z.union([z.object({ flag_id: z.string() }), z.object({ created_by: z.string() })]),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-  })
-  .meta({ id: 'EvalCase' });
-export type EvalCaseView = z.infer<typeof evalCase>;

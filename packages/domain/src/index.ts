@@ -10,3 +10,4 @@ export * from './senders.ts';
 export * from './workspaces.ts';
 export * from './members.ts';
 export * from './flags.ts';
+export * from './evals.ts';

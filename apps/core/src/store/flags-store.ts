@@ -98,10 +98,4 @@ export interface FlagsStore {
     /** Which of these chats have an open flag. */
     openIn(workspaceId: string, chatIds: string[]): Promise<Set<string>>;
   };
-  evalCases: {
-    /** A case, removed or not. */
-    get(workspaceId: string, id: string): Promise<EvalCaseRecord | undefined>;
-    /** The workspace's cases that are not removed, oldest first; those of one agent when given. */
-    list(workspaceId: string, agent?: string): Promise<EvalCaseRecord[]>;
-  };
 }

@@ -1,0 +1,124 @@
+import type { RunStatus, RunTrigger, Verdict } from '@svc/domain';
+import type { ChatMessage } from './agents-store.ts';
+import type { EvalCaseRecord } from './flags-store.ts';
+
+/** A run: the environment and the version it pinned when it started, and how its cases are graded. */
+export interface EvalRunRecord {
+  id: string;
+  workspaceId: string;
+  environment: string;
+  /** The one agent whose cases run, or null for all. */
+  agent: string | null;
+  version: { id: string; number: number };
+  trigger: RunTrigger;
+  repeat: number;
+  minPass: number;
+  /** `deterministic`, or the judge models, comma-separated. */
+  grader: string;
+  /** The models of the agents replayed. */
+  agentModels: string[];
+  status: RunStatus;
+  /** The latest finished live run when this one started: what its regressions compare with. */
+  baselineRunId: string | null;
+  /** Cases of agents the environment lacks, with their agent: reported, never run. */
+  skipped: { caseId: string; agent: string }[];
+  createdBy: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** One replay of one case in a run (attempt 1..repeat). */
+export interface EvalExecutionRecord {
+  id: string;
+  runId: string;
+  caseId: string;
+  attempt: number;
+  /** The agent the case replays against. */
+  agent: string;
+  /** The judge model for this agent, or null for the deterministic grader. */
+  judge: string | null;
+  status: 'pending' | 'leased' | 'done' | 'cancelled';
+  leaseOwner: string | null;
+  /** A fresh id per grant: a report must present the lease it was given. */
+  leaseId: string | null;
+  leaseUntil: string | null;
+  verdict: Verdict | null;
+  reasoning: string | null;
+  replayChatId: string | null;
+  tokens: { input: number; output: number };
+  judgeTokens: { input: number; output: number };
+  finishedAt: string | null;
+}
+
+export interface EvalOverrideRecord {
+  runId: string;
+  caseId: string;
+  verdict: 'pass' | 'fail';
+  by: string;
+  at: string;
+}
+
+/** What a runner reports for one execution it leased. */
+export interface ExecutionReport {
+  executionId: string;
+  leaseId: string;
+  verdict: Verdict;
+  reasoning: string;
+  tokens: { input: number; output: number };
+  judgeTokens: { input: number; output: number };
+  /** The replay chat (a replay: never in the inbox), created with its messages in the same transaction. */
+  replay: { chatId: string; channel: string; createdAt: string; messages: ChatMessage[] } | null;
+  at: string;
+}
+
+export type ReportOutcome =
+  /** Recorded; `runFinished` when it was the run's last execution (the run is now finished, in the same transaction). */
+  | { accepted: true; runFinished: boolean }
+  /** The lease is not this report's any more (expired and granted again, cancelled, or already reported): nothing written. */
+  | { accepted: false };
+
+/** Runs, their executions and overrides. Each method is one transaction. */
+export interface EvalsStore {
+  evalCases: {
+    /** A case, removed or not. */
+    get(workspaceId: string, id: string): Promise<EvalCaseRecord | undefined>;
+    /** The workspace's cases that are not removed, oldest first; those of one agent when given. */
+    list(workspaceId: string, agent?: string): Promise<EvalCaseRecord[]>;
+    /** Adds a case made by hand. */
+    create(evalCase: EvalCaseRecord): Promise<void>;
+    /** Changes a case that is not removed; false when there is none. */
+    update(workspaceId: string, id: string, change: Pick<EvalCaseRecord, 'agent' | 'turns' | 'expected' | 'updatedAt'>): Promise<boolean>;
+    /** Removes a case (soft: runs that used it still read it); false when there is none. */
+    remove(workspaceId: string, id: string, at: string): Promise<boolean>;
+  };
+  evalRuns: {
+    /** Inserts the run and its executions (one per case and attempt, all pending). */
+    create(run: EvalRunRecord, executions: EvalExecutionRecord[]): Promise<void>;
+    get(workspaceId: string, id: string): Promise<EvalRunRecord | undefined>;
+    /** The workspace's runs, newest first, of one environment when given; the page's key is the creation time. */
+    list(
+      workspaceId: string,
+      environment: string | undefined,
+      page: { limit: number; after?: { key: string; id: string } },
+    ): Promise<EvalRunRecord[]>;
+    /** The latest finished run on an environment (by finish time), if any. */
+    latestFinished(workspaceId: string, environment: string): Promise<EvalRunRecord | undefined>;
+    executions(runId: string): Promise<EvalExecutionRecord[]>;
+    overrides(runId: string): Promise<EvalOverrideRecord[]>;
+    /** Sets (verdict) or clears (null) a person's verdict on a case of the run. */
+    override(runId: string, caseId: string, override: EvalOverrideRecord | null): Promise<void>;
+    /** Cancels what is not done and marks the run cancelled; false when it had already finished or been cancelled. */
+    cancel(workspaceId: string, id: string, at: string): Promise<boolean>;
+  };
+  evalWork: {
+    /**
+     * Leases up to `max` executions that are pending or whose lease expired, fairly across runs (round robin by run,
+     * oldest run first), to `owner` until `until`: each with a fresh lease id. Queued runs become running.
+     */
+    lease(owner: string, max: number, now: string, until: string): Promise<EvalExecutionRecord[]>;
+    /** Extends the leases still held (same lease id, not done); returns the ids extended. */
+    renew(leases: { executionId: string; leaseId: string }[], until: string): Promise<string[]>;
+    /** Records a report, and finishes the run when it was its last execution. */
+    report(report: ExecutionReport): Promise<ReportOutcome>;
+  };
+}
