@@ -6,6 +6,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** When it arrived (Date.now()). */
+  receivedAt: number;
 }
 
 export interface FakeReply {
@@ -13,6 +15,8 @@ export interface FakeReply {
   body: unknown;
   /** Answers only after this long: a slow provider. */
   delayMs?: number;
+  /** Headers of the answer besides its content type, e.g. `retry-after`. */
+  headers?: Record<string, string>;
 }
 
 export interface FakeProvider {
@@ -52,6 +56,7 @@ export async function startFakeProvider(
         path: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
       };
       received++;
       const reply = replies.shift() ?? fallback(recorded);
@@ -60,7 +65,7 @@ export async function startFakeProvider(
         given.push(reply);
       }
       for (const wake of waiters.splice(0)) wake();
-      const answer = () => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+      const answer = () => res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
       if (reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs).unref();
       else answer();
     });
