@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { describeEvalsStoreContract } from './store-contract-evals.ts';
 import { describeFlagsStoreContract } from './store-contract-flags.ts';
 import { describeMembersStoreContract } from './store-contract-members.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
@@ -24,6 +25,7 @@ describePageStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMembersStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeFlagsStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeEvalsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
@@ -42,6 +44,9 @@ it('opens the database in WAL mode with the migrations applied', () => {
       'flags',
       'flag_events',
       'eval_cases',
+      'eval_runs',
+      'eval_executions',
+      'eval_overrides',
       '__drizzle_migrations',
     ]),
   );
