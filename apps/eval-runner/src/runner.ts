@@ -63,7 +63,8 @@ export function startRunner({
   const core = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${coreUrl}/trpc`, headers })] });
   const name = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const replayer = createReplayer({
-    bundle: async (workspaceId, versionId) => (await core.evalWork.bundle.query({ workspace_id: workspaceId, version_id: versionId })).files,
+    bundle: async (workspaceId, versionId) =>
+      (await core.evalWork.bundle.query({ workspace_id: workspaceId, version_id: versionId })).files,
     providers,
     egress,
   });
@@ -86,8 +87,13 @@ export function startRunner({
     for (let attempt = 1; ; attempt++) {
       try {
         const { accepted } = await core.evalWork.report.mutate(result);
-        if (accepted) log.info({ run: execution.run_id, case: execution.case_id, attempt: execution.attempt, verdict: result.verdict }, 'case finished');
-        else log.warn({ run: execution.run_id, case: execution.case_id }, 'case finished after its lease was lost; another runner reports it');
+        if (accepted)
+          log.info(
+            { run: execution.run_id, case: execution.case_id, attempt: execution.attempt, verdict: result.verdict },
+            'case finished',
+          );
+        else
+          log.warn({ run: execution.run_id, case: execution.case_id }, 'case finished after its lease was lost; another runner reports it');
         return;
       } catch (error) {
         if (attempt >= 5 || !held.has(execution.id)) throw error;

@@ -31,7 +31,9 @@ export interface PlatformOptions {
   toolEgress?: Pick<CoreConfig['toolEgress'], 'allowPrivateNetworks'>;
   /** Model providers' base URLs and keys (fake providers), for agents and judges. */
   models?: CoreConfig['models'];
-  /** The eval runner's EVAL_CONCURRENCY (8 unless told). */
+  /** Core's judge models (SVC_JUDGE_MODELS) and eval lease length (SVC_EVAL_LEASE_MS). */
+  evals?: Partial<CoreConfig['evals']>;
+  /** The eval runner's EVAL_CONCURRENCY (8 unless told); 0 runs none in process (tests that run their own). */
   evalConcurrency?: number;
   /** Reuse a data dir and key, e.g. to restart on the same database. */
   dataDir?: string;
@@ -62,6 +64,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     mail: { ...defaultConfig.mail, ...options.mail },
     toolEgress: { ...defaultConfig.toolEgress, ...options.toolEgress, gatewayPort: port },
     models: options.models ?? defaultConfig.models,
+    evals: { ...defaultConfig.evals, ...options.evals },
   };
   const core = await startCore({
     dataDir,
@@ -80,21 +83,24 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     log: createLogger('gateway', quiet),
   });
   // The eval runner, as its own process would: over HTTP, with the same providers and tool egress as core's turns.
-  const evalRunner = startRunner({
-    coreUrl: core.url,
-    pollMs: 100,
-    secretKey,
-    concurrency: options.evalConcurrency,
-    providers: config.models,
-    egress: core.services.toolEgress,
-    stopGraceMs: 2000,
-    log: createLogger('eval-runner', quiet),
-  });
+  const evalRunner =
+    options.evalConcurrency === 0
+      ? undefined
+      : startRunner({
+          coreUrl: core.url,
+          pollMs: 100,
+          secretKey,
+          concurrency: options.evalConcurrency,
+          providers: config.models,
+          egress: core.services.toolEgress,
+          stopGraceMs: 2000,
+          log: createLogger('eval-runner', quiet),
+        });
   let halted: Promise<void> | undefined;
   const halt = () => {
     halted ??= gateway
       .stop()
-      .then(() => evalRunner.stop())
+      .then(() => evalRunner?.stop())
       .then(() => core.stop());
     return halted;
   };

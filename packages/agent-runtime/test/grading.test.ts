@@ -1,4 +1,4 @@
-import { type FakeProvider, type FakeReply, type RecordedRequest, startFakeProvider } from '@svc/testkit';
+import { anthropicMessage, chatCompletion, type FakeProvider, type FakeReply, type RecordedRequest, startFakeProvider } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gradeByPhrases, isOneSentence, judge, parseJudgeAnswer, type Replay } from '../src/index.ts';
 
@@ -64,31 +64,8 @@ afterEach(async () => {
   model = undefined;
 });
 
-const openAiAnswer = (content: string): FakeReply => ({
-  status: 200,
-  body: {
-    id: 'chatcmpl-j',
-    object: 'chat.completion',
-    created: 1,
-    model: 'gpt-4.1-mini',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 300, completion_tokens: 25, total_tokens: 325 },
-  },
-});
-
-const anthropicAnswer = (text: string): FakeReply => ({
-  status: 200,
-  body: {
-    id: 'msg_j',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-sonnet-4-6',
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 200, output_tokens: 20 },
-  },
-});
+const openAiAnswer = (content: string) => chatCompletion(content, { prompt_tokens: 300, completion_tokens: 25 });
+const anthropicAnswer = (text: string) => anthropicMessage(text);
 
 const unexpected = (req: RecordedRequest): FakeReply => ({ status: 500, body: { error: { message: `unexpected ${req.path}` } } });
 

@@ -65,7 +65,8 @@ export async function startFakeProvider(
         given.push(reply);
       }
       for (const wake of waiters.splice(0)) wake();
-      const answer = () => res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
+      const answer = () =>
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
       if (reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs).unref();
       else answer();
     });
@@ -111,4 +112,32 @@ export const graphAccepted = (): FakeReply => ({
 export const twilioAccepted = (): FakeReply => ({
   status: 201,
   body: { sid: `SM${String(++messageCounter).padStart(32, '0')}`, status: 'queued' },
+});
+
+/** An OpenAI-compatible chat completion answering `content`. */
+export const chatCompletion = (content: string, usage = { prompt_tokens: 100, completion_tokens: 10 }): FakeReply => ({
+  status: 200,
+  body: {
+    id: `chatcmpl-${++messageCounter}`,
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-4.1-mini',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  },
+});
+
+/** An Anthropic Messages API answer of one text block. */
+export const anthropicMessage = (text: string, usage = { input_tokens: 200, output_tokens: 20 }): FakeReply => ({
+  status: 200,
+  body: {
+    id: `msg_${++messageCounter}`,
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-6',
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage,
+  },
 });
