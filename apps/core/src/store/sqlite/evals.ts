@@ -53,16 +53,25 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
 
   /**
-   * The executions a lease may take, fairly across runs: each run's first one (by attempt, then id), oldest run
-   * first, then each run's second, and so on. Reads only the open executions' partial index.
+   * The executions a lease may take, fairly across runs: the run with the fewest executions under lease goes first
+   * (oldest run first among equals), then so on, each run's by attempt then id. Counting what each run already has
+   * under lease keeps it fair across lease requests too: runners ask for a slot or two at a time as slots free, and
+   * a small run started after a large one gets the next free slot. Reads only the open executions' partial index.
    */
   const leasable = (now: string, max: number) =>
     db.all<{ id: string }>(sql`
+      with held as (
+        select run_id, count(*) as n from ${evalExecutions}
+        where status = 'leased' and lease_until >= ${now}
+        group by run_id
+      )
       select id from (
         select ${evalExecutions.id} as id, ${evalRuns.createdAt} as run_created_at, ${evalRuns.id} as run_id,
-          row_number() over (partition by ${evalExecutions.runId} order by ${evalExecutions.attempt}, ${evalExecutions.id}) as turn
+          row_number() over (partition by ${evalExecutions.runId} order by ${evalExecutions.attempt}, ${evalExecutions.id})
+            + coalesce(held.n, 0) as turn
         from ${evalExecutions}
         join ${evalRuns} on ${evalRuns.id} = ${evalExecutions.runId}
+        left join held on held.run_id = ${evalExecutions.runId}
         where ${evalRuns.status} in ('queued', 'running')
           and ${evalExecutions.status} in ('pending', 'leased')
           and (${evalExecutions.status} = 'pending' or ${evalExecutions.leaseUntil} < ${now})
