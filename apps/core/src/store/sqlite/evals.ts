@@ -53,19 +53,23 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
 
   /**
-   * The executions a lease may take, fairly across runs: each run's first one (by attempt, then id), oldest run
-   * first, then each run's second, and so on. Reads only the open executions' partial index.
+   * The executions a lease may take, fairly across runs: each open run's first one (by attempt, then id), oldest run
+   * first, then each run's second, and so on. Each run gives at most `max` from its open executions' index, so a lease
+   * reads (open runs × max) rows however many executions wait.
    */
   const leasable = (now: string, max: number) =>
     db.all<{ id: string }>(sql`
       select id from (
-        select ${evalExecutions.id} as id, ${evalRuns.createdAt} as run_created_at, ${evalRuns.id} as run_id,
-          row_number() over (partition by ${evalExecutions.runId} order by ${evalExecutions.attempt}, ${evalExecutions.id}) as turn
-        from ${evalExecutions}
-        join ${evalRuns} on ${evalRuns.id} = ${evalExecutions.runId}
-        where ${evalRuns.status} in ('queued', 'running')
-          and ${evalExecutions.status} in ('pending', 'leased')
-          and (${evalExecutions.status} = 'pending' or ${evalExecutions.leaseUntil} < ${now})
+        select e.id, r.created_at as run_created_at, r.id as run_id,
+          row_number() over (partition by e.run_id order by e.attempt, e.id) as turn
+        from ${evalRuns} r
+        join ${evalExecutions} e on e.id in (
+          select o.id from ${evalExecutions} o
+          where o.run_id = r.id and o.status in ('pending', 'leased') and (o.status = 'pending' or o.lease_until < ${now})
+          order by o.attempt, o.id
+          limit ${max}
+        )
+        where r.status in ('queued', 'running')
       )
       order by turn, run_created_at, run_id
       limit ${max}
