@@ -230,6 +230,31 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect((await store.evalRuns.executions('run_1')).map((e) => e.status)).toEqual(['leased', 'leased', 'leased']);
       });
 
+      it('replays every case of a run once before any case a second time, and reads executions by case and attempt', async () => {
+        await store.evalCases.create(evalCase('case_a'));
+        await store.evalCases.create(evalCase('case_b'));
+        const executions = ['case_b', 'case_a'].flatMap((caseId) =>
+          [3, 1, 2].map((attempt) => execution(`exe_${caseId}_${attempt}`, 'run_1', caseId, attempt)),
+        );
+        await store.evalRuns.create(run('run_1', { repeat: 3, minPass: 2 }), executions);
+        expect((await store.evalRuns.executions('run_1')).map((e) => e.id)).toEqual([
+          'exe_case_a_1',
+          'exe_case_a_2',
+          'exe_case_a_3',
+          'exe_case_b_1',
+          'exe_case_b_2',
+          'exe_case_b_3',
+        ]);
+        // Never leased: nothing to report with.
+        expect(await store.evalWork.report(report(executions[0]!))).toEqual({ accepted: false });
+        const first = await store.evalWork.lease('runner_a', 3, at(3), at(4));
+        expect(first.map((e) => [e.caseId, e.attempt])).toEqual([
+          ['case_a', 1],
+          ['case_b', 1],
+          ['case_a', 2],
+        ]);
+      });
+
       it('never gives one execution to two leases asked for at once', async () => {
         const ids = await startRun('run_1', 12);
         await startRun('run_2', 7, { createdAt: at(3) });
@@ -247,14 +272,16 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
       it('takes turns across runs: a small run started later is not stuck behind a large one', async () => {
         await startRun('run_big', 100, { createdAt: at(2) });
         const small = await startRun('run_small', 5, { createdAt: at(3) });
-        const first = await store.evalWork.lease('runner_a', 2, at(4), at(5));
-        expect(first.map((e) => e.runId)).toEqual(['run_big', 'run_small']);
+        // Runners serve every workspace: another one's run takes its turn too.
+        await startRun('run_other', 1, { createdAt: at(4), workspaceId: 'ws_2', version: { id: 'ver_ws_2', number: 1 } });
+        const first = await store.evalWork.lease('runner_a', 3, at(5), at(6));
+        expect(first.map((e) => e.runId)).toEqual(['run_big', 'run_small', 'run_other']);
         // Within the next rounds every execution of the small run is handed out.
-        const next = await store.evalWork.lease('runner_a', 8, at(4), at(5));
+        const next = await store.evalWork.lease('runner_a', 8, at(5), at(6));
         expect(next.filter((e) => e.runId === 'run_small')).toHaveLength(4);
         expect([...first, ...next].filter((e) => e.runId === 'run_small').map((e) => e.id)).toEqual(small);
-        const after = await store.evalWork.lease('runner_a', 8, at(4), at(5));
-        expect(after.every((e) => e.runId === 'run_big')).toBe(true);
+        const after = await store.evalWork.lease('runner_a', 8, at(5), at(6));
+        expect(after.map((e) => e.runId)).toEqual(Array(8).fill('run_big'));
       });
 
       it('grants an expired lease again with a new lease id, and refuses the old holder’s report', async () => {
