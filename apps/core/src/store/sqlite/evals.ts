@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import type { EvalExecutionRecord, EvalRunRecord, EvalsStore } from '../evals-store.ts';
 import type { EvalCaseRecord } from '../flags-store.ts';
+import { pageOf } from '../page.ts';
 import { insertMessages } from './agents.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
@@ -129,8 +130,12 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         const row = runById(id);
         return row && row.workspaceId === workspaceId ? toRun(row) : undefined;
       },
+      async find(id) {
+        const row = runById(id);
+        return row && toRun(row);
+      },
       async list(workspaceId, environment, { limit, after }) {
-        return db
+        const rows = db
           .select()
           .from(evalRuns)
           .where(
@@ -141,9 +146,9 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
             ),
           )
           .orderBy(desc(evalRuns.createdAt), desc(evalRuns.id))
-          .limit(limit)
-          .all()
-          .map(toRun);
+          .limit(limit + 1)
+          .all();
+        return pageOf(rows.map(toRun), limit);
       },
       async latestFinished(workspaceId, environment) {
         const row = db
@@ -292,13 +297,13 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
             .where(and(eq(evalExecutions.runId, run.id), inArray(evalExecutions.status, openExecutionStatuses)))
             .limit(1)
             .get();
-          if (left) return { accepted: true as const, runFinished: false };
+          if (left) return { accepted: true as const, runId: run.id, runFinished: false };
           const finished = db
             .update(evalRuns)
             .set({ status: 'finished', finishedAt: report.at })
             .where(and(eq(evalRuns.id, run.id), inArray(evalRuns.status, openRunStatuses)))
             .run();
-          return { accepted: true as const, runFinished: finished.changes > 0 };
+          return { accepted: true as const, runId: run.id, runFinished: finished.changes > 0 };
         });
       },
     },
