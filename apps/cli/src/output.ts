@@ -17,3 +17,6 @@ export function printTable(headers: string[], rows: string[][]): void {
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
+
+/** Colours for stdout: only on a terminal with NO_COLOR unset, so pipes and files get plain text. */
+export const stdoutColors = createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { registerAgents } from './commands/agents.ts';
+import { registerEval } from './commands/eval.ts';
 import { registerFlags } from './commands/flags.ts';
 import { registerInit } from './commands/init.ts';
 import { registerLogin } from './commands/login.ts';
@@ -24,7 +25,7 @@ function usageError(text: string, write: (text: string) => void, json: boolean):
 
 export function buildProgram({ json = false }: { json?: boolean } = {}): Command {
   const program = new Command('svc')
-    .description('The svc developer CLI: workspaces, phone verification, agents and deployments, flags')
+    .description('The svc developer CLI: workspaces, phone verification, agents and deployments, flags and evals')
     .version(version, '-V, --version')
     .addOption(new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'))
     .option('--json', 'print machine-readable JSON')
@@ -39,6 +40,7 @@ export function buildProgram({ json = false }: { json?: boolean } = {}): Command
   registerSender(program);
   registerAgents(program);
   registerFlags(program);
+  registerEval(program);
   registerInit(program);
   return program;
 }

@@ -40,6 +40,13 @@ export async function findGitRoot(from = invokedFrom()): Promise<string | undefi
   }
 }
 
+/** The branch checked out where `from` is, unborn ones included; undefined on a detached HEAD or outside git. */
+export async function currentBranch(from = invokedFrom()): Promise<string | undefined> {
+  // symbolic-ref names the branch even before its first commit; it fails on a detached HEAD.
+  const branch = await run('git', ['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: from }).catch(() => undefined);
+  return branch?.stdout.trim() || undefined;
+}
+
 export interface GitState {
   /** The current branch, unborn ones included; undefined on a detached HEAD or outside git. */
   branch?: string;
@@ -61,8 +68,7 @@ export async function gitState(root: string): Promise<GitState> {
   } catch {
     return { dirty: false };
   }
-  // symbolic-ref names the branch even before its first commit; it fails on a detached HEAD.
-  const branch = (await git('symbolic-ref', '--short', '-q', 'HEAD').catch(() => '')).trim() || undefined;
+  const branch = await currentBranch(root);
   const head = (await git('rev-parse', '--verify', '-q', 'HEAD').catch(() => '')).trim() || undefined;
   const dirty = (await git('status', '--porcelain', '--untracked-files=all', ...bundlePathspec)).trim() !== '';
   const listed = (await git('ls-files', '-z', '--cached', '--others', '--exclude-standard', ...bundlePathspec)).split('\0');

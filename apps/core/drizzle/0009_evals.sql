@@ -57,7 +57,7 @@ CREATE TABLE `eval_runs` (
 	FOREIGN KEY (`version_id`) REFERENCES `agent_versions`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `eval_runs_environment_idx` ON `eval_runs` (`workspace_id`,`environment`,`created_at`);--> statement-breakpoint
-CREATE INDEX `eval_runs_workspace_idx` ON `eval_runs` (`workspace_id`,`created_at`);--> statement-breakpoint
-CREATE INDEX `eval_runs_finished_idx` ON `eval_runs` (`workspace_id`,`environment`,`finished_at`) WHERE "eval_runs"."status" = 'finished';--> statement-breakpoint
+CREATE INDEX `eval_runs_environment_idx` ON `eval_runs` (`workspace_id`,`environment`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `eval_runs_workspace_idx` ON `eval_runs` (`workspace_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `eval_runs_finished_idx` ON `eval_runs` (`workspace_id`,`environment`,`finished_at`,`id`) WHERE "eval_runs"."status" = 'finished';--> statement-breakpoint
 CREATE INDEX `eval_runs_open_idx` ON `eval_runs` (`created_at`) WHERE "eval_runs"."status" in ('queued', 'running');

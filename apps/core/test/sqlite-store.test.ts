@@ -116,6 +116,44 @@ it('finds outbox messages through indexes: due ones, a verification’s, and one
   db.close();
 });
 
+it('finds eval work and runs through indexes: open executions per run in lease order, open runs, latest finished, lists', () => {
+  const file = tempFile();
+  createSqliteStore(file).close();
+  const db = new Database(file, { readonly: true });
+  const readsInOrder = (index: string, query: string, ...params: unknown[]) => {
+    const plan = (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
+    expect(plan).toContain(`USING INDEX ${index}`);
+    expect(plan).not.toContain('TEMP B-TREE');
+  };
+  readsInOrder(
+    'eval_executions_open_idx',
+    `select id from eval_executions where run_id = ? and status in ('pending', 'leased') and (status = 'pending' or lease_until < ?)
+     order by attempt, id limit ?`,
+    'run_1',
+    '2026-01-01T00:00:00.000Z',
+    8,
+  );
+  readsInOrder('eval_runs_open_idx', `select id from eval_runs where status in ('queued', 'running') order by created_at`);
+  readsInOrder(
+    'eval_runs_finished_idx',
+    `select * from eval_runs where workspace_id = ? and environment = ? and status = 'finished' order by finished_at desc, id desc limit 1`,
+    'ws_1',
+    'live',
+  );
+  readsInOrder(
+    'eval_runs_environment_idx',
+    `select * from eval_runs where workspace_id = ? and environment = ? order by created_at desc, id desc limit 10`,
+    'ws_1',
+    'live',
+  );
+  readsInOrder(
+    'eval_runs_workspace_idx',
+    `select * from eval_runs where workspace_id = ? order by created_at desc, id desc limit 10`,
+    'ws_1',
+  );
+  db.close();
+});
+
 it('keeps one version of each content when it adds the unique indexes: what used a duplicate uses the first', async () => {
   // A database as it was before versions were unique, with the duplicates that pushes at once could make.
   const file = tempFile();

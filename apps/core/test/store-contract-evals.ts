@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvalExecutionRecord, EvalRunRecord, ExecutionReport } from '../src/store/evals-store.ts';
 import type { EvalCaseRecord } from '../src/store/flags-store.ts';
+import type { Page } from '../src/store/page.ts';
 import type { Store } from '../src/store/store.ts';
 
 const at = (minute: number, second = 0) => `2026-01-01T00:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.000Z`;
@@ -142,6 +143,9 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect(await store.evalRuns.get('ws_1', 'run_1')).toEqual(run('run_1', { skipped, baselineRunId: 'run_0', agent: 'support' }));
         expect(await store.evalRuns.get('ws_2', 'run_1')).toBeUndefined();
         expect(await store.evalRuns.get('ws_1', 'run_unknown')).toBeUndefined();
+        // Runners serve every workspace: they find a run by its id alone.
+        expect(await store.evalRuns.find('run_1')).toEqual(await store.evalRuns.get('ws_1', 'run_1'));
+        expect(await store.evalRuns.find('run_unknown')).toBeUndefined();
         expect(await store.evalRuns.executions('run_1')).toEqual([
           execution(ids[0]!, 'run_1', 'run_1_case_0'),
           execution(ids[1]!, 'run_1', 'run_1_case_1'),
@@ -161,20 +165,24 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
           await store.evalRuns.create(run(id, { environment, createdAt }), [execution(`${id}_1`, id, 'case_1')]);
         await store.evalRuns.create(run('run_other', { workspaceId: 'ws_2', version: { id: 'ver_ws_2', number: 1 } }), []);
 
-        const ids = (list: EvalRunRecord[]) => list.map((r) => r.id);
-        expect(ids(await store.evalRuns.list('ws_1', undefined, { limit: 10 }))).toEqual(['run_d', 'run_c', 'run_b', 'run_a']);
-        expect(ids(await store.evalRuns.list('ws_1', 'live', { limit: 10 }))).toEqual(['run_c', 'run_b']);
-        expect(ids(await store.evalRuns.list('ws_1', 'staging', { limit: 10 }))).toEqual([]);
+        const ids = (page: Page<EvalRunRecord>) => ({ ids: page.items.map((r) => r.id), more: page.more });
+        expect(ids(await store.evalRuns.list('ws_1', undefined, { limit: 10 }))).toEqual({
+          ids: ['run_d', 'run_c', 'run_b', 'run_a'],
+          more: false,
+        });
+        expect(ids(await store.evalRuns.list('ws_1', 'live', { limit: 10 }))).toEqual({ ids: ['run_c', 'run_b'], more: false });
+        expect(ids(await store.evalRuns.list('ws_1', 'staging', { limit: 10 }))).toEqual({ ids: [], more: false });
         // Two runs share a creation time: the id orders them, and a page ends between them without losing one.
         const first = await store.evalRuns.list('ws_1', undefined, { limit: 2 });
-        expect(ids(first)).toEqual(['run_d', 'run_c']);
-        const last = first.at(-1)!;
-        expect(ids(await store.evalRuns.list('ws_1', undefined, { limit: 2, after: { key: last.createdAt, id: last.id } }))).toEqual([
-          'run_b',
-          'run_a',
-        ]);
-        expect(ids(await store.evalRuns.list('ws_1', 'live', { limit: 2, after: { key: at(3), id: 'run_c' } }))).toEqual(['run_b']);
-        expect(ids(await store.evalRuns.list('ws_2', undefined, { limit: 10 }))).toEqual(['run_other']);
+        expect(ids(first)).toEqual({ ids: ['run_d', 'run_c'], more: true });
+        const last = first.items.at(-1)!;
+        const second = await store.evalRuns.list('ws_1', undefined, { limit: 2, after: { key: last.createdAt, id: last.id } });
+        expect(ids(second)).toEqual({ ids: ['run_b', 'run_a'], more: false });
+        expect(ids(await store.evalRuns.list('ws_1', 'live', { limit: 1, after: { key: at(3), id: 'run_c' } }))).toEqual({
+          ids: ['run_b'],
+          more: false,
+        });
+        expect(ids(await store.evalRuns.list('ws_2', undefined, { limit: 10 }))).toEqual({ ids: ['run_other'], more: false });
       });
 
       it('names the latest finished run of an environment by finish time, never a running or cancelled one', async () => {
@@ -188,9 +196,17 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         const leased = await store.evalWork.lease('runner_a', 10, at(7), at(8));
         const held = (id: string | undefined) => leased.find((e) => e.id === id)!;
         await store.evalRuns.cancel('ws_1', 'run_cancelled', at(8));
-        expect(await store.evalWork.report(report(held(recent), { at: at(8) }))).toEqual({ accepted: true, runFinished: true });
+        expect(await store.evalWork.report(report(held(recent), { at: at(8) }))).toEqual({
+          accepted: true,
+          runId: 'run_new',
+          runFinished: true,
+        });
         expect((await store.evalRuns.latestFinished('ws_1', 'live'))?.id).toBe('run_new');
-        expect(await store.evalWork.report(report(held(old), { at: at(9) }))).toEqual({ accepted: true, runFinished: true });
+        expect(await store.evalWork.report(report(held(old), { at: at(9) }))).toEqual({
+          accepted: true,
+          runId: 'run_old',
+          runFinished: true,
+        });
         expect(await store.evalRuns.latestFinished('ws_1', 'live')).toMatchObject({ id: 'run_old', status: 'finished', finishedAt: at(9) });
         expect(await store.evalRuns.latestFinished('ws_1', 'preview')).toBeUndefined();
         expect(await store.evalRuns.latestFinished('ws_2', 'live')).toBeUndefined();
@@ -230,6 +246,31 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect((await store.evalRuns.executions('run_1')).map((e) => e.status)).toEqual(['leased', 'leased', 'leased']);
       });
 
+      it('replays every case of a run once before any case a second time, and reads executions by case and attempt', async () => {
+        await store.evalCases.create(evalCase('case_a'));
+        await store.evalCases.create(evalCase('case_b'));
+        const executions = ['case_b', 'case_a'].flatMap((caseId) =>
+          [3, 1, 2].map((attempt) => execution(`exe_${caseId}_${attempt}`, 'run_1', caseId, attempt)),
+        );
+        await store.evalRuns.create(run('run_1', { repeat: 3, minPass: 2 }), executions);
+        expect((await store.evalRuns.executions('run_1')).map((e) => e.id)).toEqual([
+          'exe_case_a_1',
+          'exe_case_a_2',
+          'exe_case_a_3',
+          'exe_case_b_1',
+          'exe_case_b_2',
+          'exe_case_b_3',
+        ]);
+        // Never leased: nothing to report with.
+        expect(await store.evalWork.report(report(executions[0]!))).toEqual({ accepted: false });
+        const first = await store.evalWork.lease('runner_a', 3, at(3), at(4));
+        expect(first.map((e) => [e.caseId, e.attempt])).toEqual([
+          ['case_a', 1],
+          ['case_b', 1],
+          ['case_a', 2],
+        ]);
+      });
+
       it('never gives one execution to two leases asked for at once', async () => {
         const ids = await startRun('run_1', 12);
         await startRun('run_2', 7, { createdAt: at(3) });
@@ -247,14 +288,16 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
       it('takes turns across runs: a small run started later is not stuck behind a large one', async () => {
         await startRun('run_big', 100, { createdAt: at(2) });
         const small = await startRun('run_small', 5, { createdAt: at(3) });
-        const first = await store.evalWork.lease('runner_a', 2, at(4), at(5));
-        expect(first.map((e) => e.runId)).toEqual(['run_big', 'run_small']);
+        // Runners serve every workspace: another one's run takes its turn too.
+        await startRun('run_other', 1, { createdAt: at(4), workspaceId: 'ws_2', version: { id: 'ver_ws_2', number: 1 } });
+        const first = await store.evalWork.lease('runner_a', 3, at(5), at(6));
+        expect(first.map((e) => e.runId)).toEqual(['run_big', 'run_small', 'run_other']);
         // Within the next rounds every execution of the small run is handed out.
-        const next = await store.evalWork.lease('runner_a', 8, at(4), at(5));
+        const next = await store.evalWork.lease('runner_a', 8, at(5), at(6));
         expect(next.filter((e) => e.runId === 'run_small')).toHaveLength(4);
         expect([...first, ...next].filter((e) => e.runId === 'run_small').map((e) => e.id)).toEqual(small);
-        const after = await store.evalWork.lease('runner_a', 8, at(4), at(5));
-        expect(after.every((e) => e.runId === 'run_big')).toBe(true);
+        const after = await store.evalWork.lease('runner_a', 8, at(5), at(6));
+        expect(after.map((e) => e.runId)).toEqual(Array(8).fill('run_big'));
       });
 
       it('takes turns across lease requests too: the run with fewer executions under lease gets the next one', async () => {
@@ -278,21 +321,21 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect(again).toMatchObject({ id, leaseOwner: 'runner_b', leaseUntil: at(6), status: 'leased' });
         expect(again!.leaseId).not.toBe(old!.leaseId);
         expect(await store.evalWork.report(report(old!, { verdict: 'fail' }))).toEqual({ accepted: false });
-        expect(await store.evalWork.report(report(again!))).toEqual({ accepted: true, runFinished: true });
+        expect(await store.evalWork.report(report(again!))).toEqual({ accepted: true, runId: 'run_1', runFinished: true });
         expect(await store.evalRuns.executions('run_1')).toMatchObject([{ id, status: 'done', verdict: 'pass', leaseOwner: 'runner_b' }]);
       });
 
       it('accepts the report of an expired lease that nobody was granted since', async () => {
         await startRun('run_1', 1);
         const [leased] = await store.evalWork.lease('runner_a', 1, at(3), at(4));
-        expect(await store.evalWork.report(report(leased!, { at: at(7) }))).toEqual({ accepted: true, runFinished: true });
+        expect(await store.evalWork.report(report(leased!, { at: at(7) }))).toEqual({ accepted: true, runId: 'run_1', runFinished: true });
         expect(await store.evalWork.lease('runner_b', 1, at(8), at(9))).toEqual([]);
       });
 
       it('counts a report once: the same lease reporting again is refused and changes nothing', async () => {
         await startRun('run_1', 2);
         const [leased] = await store.evalWork.lease('runner_a', 1, at(3), at(4));
-        expect(await store.evalWork.report(report(leased!))).toEqual({ accepted: true, runFinished: false });
+        expect(await store.evalWork.report(report(leased!))).toEqual({ accepted: true, runId: 'run_1', runFinished: false });
         expect(await store.evalWork.report(report(leased!, { verdict: 'fail', reasoning: 'again' }))).toEqual({ accepted: false });
         expect(await store.evalWork.report(report(leased!, { leaseId: 'lease_forged' }))).toEqual({ accepted: false });
         expect(await store.evalWork.report(report({ ...leased!, id: 'exe_unknown' }))).toEqual({ accepted: false });
@@ -320,7 +363,7 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
             replay: { chatId: 'chat_replay', channel: 'eval', createdAt: at(3, 5), messages: [...messages] },
           }),
         );
-        expect(outcome).toEqual({ accepted: true, runFinished: true });
+        expect(outcome).toEqual({ accepted: true, runId: 'run_1', runFinished: true });
         expect(await store.chats.get('ws_1', 'chat_replay')).toEqual({
           id: 'chat_replay',
           workspaceId: 'ws_1',
@@ -350,7 +393,11 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
       it('finishes the run exactly once when its last executions report at the same time', async () => {
         await startRun('run_1', 6, { repeat: 1 });
         const leased = await store.evalWork.lease('runner_a', 6, at(3), at(4));
-        expect(await store.evalWork.report(report(leased[0]!, { at: at(5) }))).toEqual({ accepted: true, runFinished: false });
+        expect(await store.evalWork.report(report(leased[0]!, { at: at(5) }))).toEqual({
+          accepted: true,
+          runId: 'run_1',
+          runFinished: false,
+        });
         const outcomes = await Promise.all(leased.slice(1).map((e) => store.evalWork.report(report(e, { at: at(6) }))));
         expect(outcomes.every((o) => o.accepted)).toBe(true);
         expect(outcomes.filter((o) => o.accepted && o.runFinished)).toHaveLength(1);

@@ -1,6 +1,6 @@
 import type { FlagView } from '@svc/domain';
 import { flagSection } from './flag-section.ts';
-import { code } from './markdown.ts';
+import { code, plural } from './markdown.ts';
 
 export interface FlagsDigestInput {
   workspace: string;
@@ -37,8 +37,6 @@ const byAgentThenAge = (a: NotedFlag, b: NotedFlag): number =>
 
 // Code-unit order, not the locale's: the digest must not depend on the machine that renders it.
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The flags digest: the markdown `svc flags` prints and `GET .../flags.md` returns. */
 export function renderFlagsDigest({ workspace, flags: all }: FlagsDigestInput): string {

@@ -1,1 +1,4 @@
 export * from './flags-digest.ts';
+export { reportLimits, type ReplayedCase } from './run-case.ts';
+export * from './run-report.ts';
+export * from './run-verdict.ts';

@@ -43,3 +43,22 @@ export const utc = (iso: string): string => `${iso.replace('T', ' ').replace(/(\
 /** Text safe inside an HTML attribute value. */
 export const attribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Text as plain words on one line, trimmed to `max` characters: every character that could start markup (emphasis,
+ * links, code, HTML, entities, strikethrough, table cells) is backslash-escaped, so the reader sees it as written.
+ */
+export function inline(text: string, max = 500): string {
+  const chars = Array.from(
+    normalizeLines(text)
+      .replace(/\s*\n\s*/g, ' ')
+      .trim(),
+  );
+  const shown = chars.length <= max ? chars.join('') : `${chars.slice(0, max).join('')}… (${chars.length - max} more characters)`;
+  return shown.replace(/[\\`*_[\]<>&~|!#]/g, '\\$&');
+}
+
+/** A count with thousands separated by commas, whatever the machine's locale. */
+export const count = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+export const plural = (n: number, word: string, many = `${word}s`): string => `${count(n)} ${n === 1 ? word : many}`;

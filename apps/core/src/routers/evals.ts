@@ -48,6 +48,8 @@ export const evalsRouter = router({
 
     get: memberProcedure.input(id).query(({ ctx, input }) => ctx.services.evalRuns.get(ctx.membership.id, input.id)),
 
+    report: memberProcedure.input(id).query(({ ctx, input }) => ctx.services.evalReports.markdown(ctx.membership, input.id)),
+
     cancel: memberProcedure.input(id).mutation(({ ctx, input }) => ctx.services.evalRuns.cancel(ctx.membership, input.id)),
 
     override: memberProcedure

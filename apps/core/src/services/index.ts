@@ -9,6 +9,7 @@ import { createDeliveryLoop } from './delivery.ts';
 import { createDeploymentService } from './deployments.ts';
 import { createDeviceAuthService } from './device-auth.ts';
 import { createEvalCaseService } from './eval-cases.ts';
+import { createEvalReports } from './eval-report.ts';
 import { createEvalRunService } from './eval-runs.ts';
 import { createEvalWorkService } from './eval-work.ts';
 import { createFlagService } from './flags.ts';
@@ -77,6 +78,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     flags,
     evalCases: createEvalCaseService(store, clock),
     evalRuns,
+    evalReports: createEvalReports(store, evalRuns, config.publicUrl),
     evalWork: createEvalWorkService({ store, deployments, runs: evalRuns, config, clock, log, work }),
     deviceAuth: createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }),
     workspaces: createWorkspaceService(store, clock),

@@ -38,13 +38,14 @@ export const evalRuns = sqliteTable(
     finishedAt: text('finished_at'),
   },
   (t) => [
-    index('eval_runs_environment_idx').on(t.workspaceId, t.environment, t.createdAt),
-    index('eval_runs_workspace_idx').on(t.workspaceId, t.createdAt),
+    index('eval_runs_environment_idx').on(t.workspaceId, t.environment, t.createdAt, t.id),
+    index('eval_runs_workspace_idx').on(t.workspaceId, t.createdAt, t.id),
+    // Lists page newest first by creation time, ids breaking ties: read in index order.
     // The regression baseline: the latest finished run of an environment.
     index('eval_runs_finished_idx')
-      .on(t.workspaceId, t.environment, t.finishedAt)
+      .on(t.workspaceId, t.environment, t.finishedAt, t.id)
       .where(sql`${t.status} = 'finished'`),
-    // What leases look at: the runs still to be worked on, oldest first.
+    // What leases look at first: the runs still worked on, oldest first.
     index('eval_runs_open_idx')
       .on(t.createdAt)
       .where(sql`${t.status} in ('queued', 'running')`),

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import type { EvalExecutionRecord, EvalRunRecord, EvalsStore } from '../evals-store.ts';
 import type { EvalCaseRecord } from '../flags-store.ts';
+import { pageOf } from '../page.ts';
 import { insertMessages } from './agents.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
@@ -54,27 +55,30 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
 
   /**
    * The executions a lease may take, fairly across runs: the run with the fewest executions under lease goes first
-   * (oldest run first among equals), then so on, each run's by attempt then id. Counting what each run already has
-   * under lease keeps it fair across lease requests too: runners ask for a slot or two at a time as slots free, and
-   * a small run started after a large one gets the next free slot. Reads only the open executions' partial index.
+   * (oldest run first among equals), then each run's next, and so on, each run's by attempt then id. Counting what
+   * each run already has under lease keeps it fair across lease requests too: runners ask for a slot or two at a time
+   * as slots free, and a small run started after a large one gets the next free slot. Each run gives at most `max`
+   * from its open executions' index, and counts its leases there.
    */
   const leasable = (now: string, max: number) =>
     db.all<{ id: string }>(sql`
-      with held as (
-        select run_id, count(*) as n from ${evalExecutions}
-        where status = 'leased' and lease_until >= ${now}
-        group by run_id
-      )
       select id from (
-        select ${evalExecutions.id} as id, ${evalRuns.createdAt} as run_created_at, ${evalRuns.id} as run_id,
-          row_number() over (partition by ${evalExecutions.runId} order by ${evalExecutions.attempt}, ${evalExecutions.id})
-            + coalesce(held.n, 0) as turn
-        from ${evalExecutions}
-        join ${evalRuns} on ${evalRuns.id} = ${evalExecutions.runId}
-        left join held on held.run_id = ${evalExecutions.runId}
-        where ${evalRuns.status} in ('queued', 'running')
-          and ${evalExecutions.status} in ('pending', 'leased')
-          and (${evalExecutions.status} = 'pending' or ${evalExecutions.leaseUntil} < ${now})
+        select e.id, r.created_at as run_created_at, r.id as run_id,
+          row_number() over (partition by e.run_id order by e.attempt, e.id) + r.held as turn
+        from (
+          select id, created_at, (
+            select count(*) from ${evalExecutions} h
+            where h.run_id = runs.id and h.status in ('pending', 'leased') and h.status = 'leased' and h.lease_until >= ${now}
+          ) as held
+          from ${evalRuns} runs
+          where runs.status in ('queued', 'running')
+        ) r
+        join ${evalExecutions} e on e.id in (
+          select o.id from ${evalExecutions} o
+          where o.run_id = r.id and o.status in ('pending', 'leased') and (o.status = 'pending' or o.lease_until < ${now})
+          order by o.attempt, o.id
+          limit ${max}
+        )
       )
       order by turn, run_created_at, run_id
       limit ${max}
@@ -134,8 +138,12 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         const row = runById(id);
         return row && row.workspaceId === workspaceId ? toRun(row) : undefined;
       },
+      async find(id) {
+        const row = runById(id);
+        return row && toRun(row);
+      },
       async list(workspaceId, environment, { limit, after }) {
-        return db
+        const rows = db
           .select()
           .from(evalRuns)
           .where(
@@ -146,9 +154,9 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
             ),
           )
           .orderBy(desc(evalRuns.createdAt), desc(evalRuns.id))
-          .limit(limit)
-          .all()
-          .map(toRun);
+          .limit(limit + 1)
+          .all();
+        return pageOf(rows.map(toRun), limit);
       },
       async latestFinished(workspaceId, environment) {
         const row = db
@@ -297,13 +305,13 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
             .where(and(eq(evalExecutions.runId, run.id), inArray(evalExecutions.status, openExecutionStatuses)))
             .limit(1)
             .get();
-          if (left) return { accepted: true as const, runFinished: false };
+          if (left) return { accepted: true as const, runId: run.id, runFinished: false };
           const finished = db
             .update(evalRuns)
             .set({ status: 'finished', finishedAt: report.at })
             .where(and(eq(evalRuns.id, run.id), inArray(evalRuns.status, openRunStatuses)))
             .run();
-          return { accepted: true as const, runFinished: finished.changes > 0 };
+          return { accepted: true as const, runId: run.id, runFinished: finished.changes > 0 };
         });
       },
     },

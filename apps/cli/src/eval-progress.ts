@@ -1,0 +1,49 @@
+import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
+import { Presets, SingleBar } from 'cli-progress';
+
+/** What the user sees while a run goes on: a bar on a terminal, else a line per finished case. */
+export interface RunProgress {
+  update(run: EvalRunDetailView): void;
+  stop(): void;
+}
+
+const counts = (run: EvalRunView) => ({ passed: run.passed, failed: run.failed, errors: run.errors });
+
+function bar(started: EvalRunView, stream: NodeJS.WriteStream): RunProgress {
+  const progress = new SingleBar(
+    { stream, format: '{bar} {value}/{total} cases | {passed} passed | {failed} failed | {errors} errors', hideCursor: true },
+    Presets.shades_classic,
+  );
+  progress.start(started.cases, started.done, counts(started));
+  return {
+    update: (run) => progress.update(run.done, counts(run)),
+    stop: () => progress.stop(),
+  };
+}
+
+function line(result: EvalResultView, index: number, cases: number): string {
+  const repeats = `${result.repeats.passed}/${result.repeats.total}`;
+  const notes = [result.regression ? 'regression' : undefined, result.flaky ? `flaky ${repeats}` : undefined].filter(Boolean);
+  return `${index}/${cases} ${result.verdict} ${result.case_id} (${result.agent})${notes.length ? `, ${notes.join(', ')}` : ''}\n`;
+}
+
+/** For CI logs and pipes: each case once, as its result appears. */
+function lines(stream: NodeJS.WritableStream): RunProgress {
+  const seen = new Set<string>();
+  return {
+    update(run) {
+      for (const result of run.results) {
+        if (seen.has(result.case_id)) continue;
+        seen.add(result.case_id);
+        stream.write(line(result, seen.size, run.cases));
+      }
+    },
+    stop: () => undefined,
+  };
+}
+
+export const silentProgress: RunProgress = { update: () => undefined, stop: () => undefined };
+
+export function runProgress(started: EvalRunView, stream: NodeJS.WriteStream = process.stderr): RunProgress {
+  return stream.isTTY ? bar(started, stream) : lines(stream);
+}

@@ -1,0 +1,119 @@
+import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
+import { code, count, plural, utc } from './markdown.ts';
+import { caseSection, passLine, type ReplayedCase } from './run-case.ts';
+import { runVerdictText } from './run-verdict.ts';
+
+export interface RunReportInput {
+  workspace: string;
+  run: EvalRunDetailView;
+  /** The live run regressions compare with, or null when live has no finished run. */
+  baseline: EvalRunView | null;
+  /** Per result's case id: the visitor turns replayed, the agent's replies in its replay, the expected outcome. */
+  cases: Record<string, ReplayedCase>;
+  /** The run's page in the console. */
+  url: string;
+}
+
+function meta(run: EvalRunDetailView): string {
+  const parts = [
+    `Run ${code(run.id)}`,
+    `version v${run.version.number} (${code(run.version.id)})`,
+    run.agent ? `agent ${code(run.agent)} only` : undefined,
+    `started by ${code(run.created_by)} (${run.trigger.replace('_', ' ')}), ${utc(run.created_at)}`,
+    run.finished_at ? `${run.status === 'cancelled' ? 'cancelled' : 'finished'} ${utc(run.finished_at)}` : undefined,
+    run.repeat === 1 ? undefined : `each case replayed ${run.repeat} times, passing with ${run.min_pass}`,
+  ];
+  return parts.filter(Boolean).join(' · ');
+}
+
+const tokens = (run: EvalRunView) => `${count(run.tokens.input)} in, ${count(run.tokens.output)} out`;
+const perCase = (run: EvalRunView) => (run.done === 0 ? '-' : count(Math.round((run.tokens.input + run.tokens.output) / run.done)));
+
+/** This run's counts beside the live baseline's, as a table. */
+function counts(run: EvalRunDetailView, results: EvalResultView[], baseline: EvalRunView | null): string {
+  const flaky = results.filter((r) => r.verdict === 'fail' && r.flaky).length;
+  const rows: [string, string, string][] = [
+    ['Passed', `${count(run.passed)} of ${count(run.cases)}`, baseline ? `${count(baseline.passed)} of ${count(baseline.cases)}` : ''],
+    ['Failed', flaky ? `${count(run.failed)} (${count(flaky)} flaky)` : count(run.failed), baseline ? count(baseline.failed) : ''],
+    ['Errors', count(run.errors), baseline ? count(baseline.errors) : ''],
+    ['Regressions', count(run.regressions), ''],
+    ['Skipped', count(run.skipped), baseline ? count(baseline.skipped) : ''],
+    ['Tokens', tokens(run), baseline ? tokens(baseline) : ''],
+    ['Tokens per case', perCase(run), baseline ? perCase(baseline) : ''],
+  ];
+  if (!baseline) {
+    return [
+      '| | This run |',
+      '|---|---:|',
+      ...rows.map(([name, now]) => `| ${name} | ${now} |`),
+      '',
+      'No finished run on live to compare with, so no case counts as a regression.',
+    ].join('\n');
+  }
+  return [
+    `| | This run | Live baseline: run ${code(baseline.id)}, v${baseline.version.number} |`,
+    '|---|---:|---:|',
+    ...rows.map(([name, now, then]) => `| ${name} | ${now} | ${then} |`),
+  ].join('\n');
+}
+
+function unfinished(run: EvalRunDetailView): string[] {
+  const left = run.cases - run.done;
+  if (left <= 0) return [];
+  return [
+    run.status === 'cancelled' ? `${plural(left, 'case')} did not run: the run was cancelled.` : `${plural(left, 'case')} still running.`,
+  ];
+}
+
+function section(title: string, note: string | undefined, parts: string[]): string[] {
+  return parts.length === 0 ? [] : [`## ${title}`, ...(note ? [note] : []), ...parts];
+}
+
+/** Passes fold away: they are what a reader checks last. */
+function collapsed(passes: EvalResultView[], run: EvalRunDetailView): string[] {
+  if (passes.length === 0) return [];
+  const summary = `<details><summary>${plural(passes.length, 'passing case')}</summary>`;
+  return [summary, passes.map((r) => passLine(r, run)).join('\n'), '</details>'];
+}
+
+function models(run: EvalRunDetailView): string {
+  const agents = run.agent_models.length === 0 ? 'none replayed' : run.agent_models.map((m) => code(m)).join(', ');
+  const grader =
+    run.grader === 'deterministic'
+      ? 'the **deterministic grader**, as no judge model is configured: each phrase in double quotes in the expected ' +
+        "outcome must appear, ignoring case, in the agent's last reply"
+      : `${run.grader.split(',').length === 1 ? 'judge' : 'judges'} ${run.grader
+          .split(',')
+          .map((m) => code(m))
+          .join(', ')}, each of another model family than the agent it grades`;
+  return [`- Agents: ${agents}`, `- Grader: ${grader}`].join('\n');
+}
+
+/** An eval run as markdown: the verdict, the counts against live, then every case, the ones to look at first. */
+export function renderRunReport({ workspace, run, baseline, cases, url }: RunReportInput): string {
+  const full = (r: EvalResultView) => caseSection(r, run, cases[r.case_id]);
+  const regressions = run.results.filter((r) => r.regression);
+  const failures = run.results.filter((r) => r.verdict === 'fail' && !r.regression);
+  const errors = run.results.filter((r) => r.verdict === 'error');
+  const passes = run.results.filter((r) => r.verdict === 'pass');
+  const skipped = run.skipped_cases.map((s) => `${code(s.case_id)} (agent ${code(s.agent)})`);
+  const parts = [
+    `# Evals of ${code(workspace)} on ${code(run.environment)}, v${run.version.number}: ${runVerdictText(run)}`,
+    meta(run),
+    counts(run, run.results, baseline),
+    ...unfinished(run),
+    ...section(plural(regressions.length, 'regression'), '_Passed in the live baseline, failed here._', regressions.map(full)),
+    ...section(plural(failures.length, 'failure'), undefined, failures.map(full)),
+    ...section(plural(errors.length, 'error'), '_The replay or its grading could not finish._', errors.map(full)),
+    ...section(plural(passes.length, 'pass', 'passes'), undefined, collapsed(passes, run)),
+    ...section(
+      `${plural(skipped.length, 'skipped case')}`,
+      `Their agents are not in v${run.version.number} on ${code(run.environment)}:`,
+      skipped.length ? [skipped.map((s) => `- ${s}`).join('\n')] : [],
+    ),
+    '## Models',
+    models(run),
+    `[The run in the console](${url})`,
+  ];
+  return `${parts.join('\n\n')}\n`;
+}
