@@ -4,7 +4,8 @@
  * real Anthropic client against a fake Messages server answering after 50 ms. Printed for EVAL_CONCURRENCY 8 and
  * 32: the wall time from the request that starts the run to the run's finished_at, as a ratio of the ideal
  * ceil(cases / concurrency) x (turns + 1) x 50 ms, and the CPU time core and the runner spent per case (from /proc).
- * Each concurrency runs BENCH_ROUNDS times (3) and the median is printed.
+ * Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the medians are printed. BENCH_PROFILE=DIR
+ * writes CPU profiles of core and the runner there.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,7 +27,8 @@ const apps = fileURLToPath(new URL('../../', import.meta.url));
 const children: ChildProcess[] = [];
 
 function start(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', tsx, entry], {
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', tsx, entry], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -128,26 +130,30 @@ async function main(): Promise<void> {
     const ideal = Math.ceil(cases / concurrency) * (turns + 1) * latencyMs;
     const ratios: number[] = [];
     const cpu: number[] = [];
+    const coreCpu: number[] = [];
     for (let round = 0; round <= rounds; round++) {
-      const cpuBefore = cpuMs(core.pid) + cpuMs(runner.pid);
+      const coreBefore = cpuMs(core.pid);
+      const cpuBefore = coreBefore + cpuMs(runner.pid);
       const started = Date.now();
       const run = await client.evals.runs.start.mutate({ workspace, environment: 'bench', agent: 'bench' });
       let detail = await client.evals.runs.get.query({ workspace, id: run.id });
       while (!detail.finished) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await new Promise((resolve) => setTimeout(resolve, 500));
         detail = await client.evals.runs.get.query({ workspace, id: run.id });
       }
       if (detail.passed !== cases) throw new Error(`expected ${cases} passes, got ${JSON.stringify({ ...detail, results: undefined })}`);
       const cpuPerCase = (cpuMs(core.pid) + cpuMs(runner.pid) - cpuBefore) / cases;
+      const coreCpuPerCase = (cpuMs(core.pid) - coreBefore) / cases;
       // The first round warms the runner up (its clients, the agent's bundle): not counted.
       if (round === 0) continue;
       ratios.push((Date.parse(detail.finished_at!) - started) / ideal);
       cpu.push(cpuPerCase);
+      coreCpu.push(coreCpuPerCase);
     }
     await stop(runner);
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
-        `${median(cpu).toFixed(1)} ms CPU per case (core + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
+        `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
     );
   }
   process.stdout.write(
