@@ -413,6 +413,31 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect(await store.evalRuns.get('ws_1', 'run_2')).toMatchObject({ status: 'finished', finishedAt: at(9) });
       });
 
+      it('lets exactly one of a cancel and the last report arriving together take effect, whichever comes first', async () => {
+        for (const [id, cancelFirst] of [
+          ['run_1', false],
+          ['run_2', true],
+        ] as const) {
+          await startRun(id, 1);
+          const [held] = await store.evalWork.lease('runner_a', 1, at(4), at(5));
+          const reporting = () => store.evalWork.report(report(held!, { at: at(6) }));
+          const cancelling = () => store.evalRuns.cancel('ws_1', id, at(6));
+          const [reported, cancelled] = cancelFirst
+            ? await Promise.all([cancelling(), reporting()]).then(([c, r]) => [r, c] as const)
+            : await Promise.all([reporting(), cancelling()]);
+          const run = await store.evalRuns.get('ws_1', id);
+          if (reported.accepted) {
+            expect(reported).toEqual({ accepted: true, runId: id, runFinished: true });
+            expect(cancelled).toBe(false);
+            expect(run?.status).toBe('finished');
+          } else {
+            expect(cancelled).toBe(true);
+            expect(run?.status).toBe('cancelled');
+            expect((await store.evalRuns.executions(id))[0]).toMatchObject({ status: 'cancelled', verdict: null });
+          }
+        }
+      });
+
       it('cancels a queued run that nothing leased yet', async () => {
         await startRun('run_1', 2);
         expect(await store.evalRuns.cancel('ws_1', 'run_1', at(3))).toBe(true);
