@@ -246,20 +246,20 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect((await store.evalRuns.executions('run_1')).map((e) => e.status)).toEqual(['leased', 'leased', 'leased']);
       });
 
-      it('replays every case of a run once before any case a second time, and reads executions by case and attempt', async () => {
-        await store.evalCases.create(evalCase('case_a'));
+      it('replays every case of a run once before any case a second time, and reads replays by case (oldest first) and attempt', async () => {
+        await store.evalCases.create(evalCase('case_a', { createdAt: at(1, 30) }));
         await store.evalCases.create(evalCase('case_b'));
         const executions = ['case_b', 'case_a'].flatMap((caseId) =>
           [3, 1, 2].map((attempt) => execution(`exe_${caseId}_${attempt}`, 'run_1', caseId, attempt)),
         );
         await store.evalRuns.create(run('run_1', { repeat: 3, minPass: 2 }), executions);
         expect((await store.evalRuns.executions('run_1')).map((e) => e.id)).toEqual([
-          'exe_case_a_1',
-          'exe_case_a_2',
-          'exe_case_a_3',
           'exe_case_b_1',
           'exe_case_b_2',
           'exe_case_b_3',
+          'exe_case_a_1',
+          'exe_case_a_2',
+          'exe_case_a_3',
         ]);
         // Never leased: nothing to report with.
         expect(await store.evalWork.report(report(executions[0]!))).toEqual({ accepted: false });

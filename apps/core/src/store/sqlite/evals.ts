@@ -161,13 +161,15 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         return row && toRun(row);
       },
       async executions(runId) {
+        // In the order the cases were made, each case's replays by attempt: the order results are shown in.
         return db
-          .select()
+          .select({ execution: evalExecutions })
           .from(evalExecutions)
+          .innerJoin(evalCases, eq(evalCases.id, evalExecutions.caseId))
           .where(eq(evalExecutions.runId, runId))
-          .orderBy(asc(evalExecutions.caseId), asc(evalExecutions.attempt))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id), asc(evalExecutions.attempt))
           .all()
-          .map(toExecution);
+          .map((row) => toExecution(row.execution));
       },
       async overrides(runId) {
         return db.select().from(evalOverrides).where(eq(evalOverrides.runId, runId)).orderBy(asc(evalOverrides.caseId)).all();
