@@ -300,6 +300,24 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect(after.map((e) => e.runId)).toEqual(Array(8).fill('run_big'));
       });
 
+      it('shares a runner’s slots across runs when it leases one execution at a time as each slot frees', async () => {
+        await startRun('run_big', 100, { createdAt: at(2) });
+        // A runner with two slots fills them before the small run starts.
+        const held = await store.evalWork.lease('runner_a', 2, at(3), at(9));
+        expect(held.map((e) => e.runId)).toEqual(['run_big', 'run_big']);
+        const small = await startRun('run_small', 5, { createdAt: at(3) });
+        const leasedSmall: string[] = [];
+        for (let slot = 0; slot < 12; slot++) {
+          const done = held.shift()!;
+          await store.evalWork.report(report(done, { at: at(4) }));
+          const [next] = await store.evalWork.lease('runner_a', 1, at(4), at(9));
+          held.push(next!);
+          if (next!.runId === 'run_small') leasedSmall.push(next!.id);
+        }
+        // Every other slot that freed went to the small run, until it had none left.
+        expect(leasedSmall).toEqual(small);
+      });
+
       it('grants an expired lease again with a new lease id, and refuses the old holder’s report', async () => {
         const [id] = await startRun('run_1', 1);
         const [old] = await store.evalWork.lease('runner_a', 1, at(3), at(4));
