@@ -120,10 +120,12 @@ it('finds eval work and runs through indexes: open executions per run in lease o
   const file = tempFile();
   createSqliteStore(file).close();
   const db = new Database(file, { readonly: true });
+  const plan = (query: string, ...params: unknown[]) =>
+    (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
   const readsInOrder = (index: string, query: string, ...params: unknown[]) => {
-    const plan = (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
-    expect(plan).toContain(`USING INDEX ${index}`);
-    expect(plan).not.toContain('TEMP B-TREE');
+    const found = plan(query, ...params);
+    expect(found).toContain(`USING INDEX ${index}`);
+    expect(found).not.toContain('TEMP B-TREE');
   };
   readsInOrder(
     'eval_executions_open_idx',
@@ -133,6 +135,13 @@ it('finds eval work and runs through indexes: open executions per run in lease o
     '2026-01-01T00:00:00.000Z',
     8,
   );
+  expect(
+    plan(
+      `select count(*) from eval_executions where run_id = ? and status = 'leased' and lease_until >= ?`,
+      'run_1',
+      '2026-01-01T00:00:00.000Z',
+    ),
+  ).toContain('USING COVERING INDEX eval_executions_leased_idx (run_id=? AND lease_until>?)');
   readsInOrder('eval_runs_open_idx', `select id from eval_runs where status in ('queued', 'running') order by created_at`);
   readsInOrder(
     'eval_runs_finished_idx',

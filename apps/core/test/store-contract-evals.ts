@@ -246,20 +246,20 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect((await store.evalRuns.executions('run_1')).map((e) => e.status)).toEqual(['leased', 'leased', 'leased']);
       });
 
-      it('replays every case of a run once before any case a second time, and reads executions by case and attempt', async () => {
-        await store.evalCases.create(evalCase('case_a'));
+      it('replays every case of a run once before any case a second time, and reads replays by case (oldest first) and attempt', async () => {
+        await store.evalCases.create(evalCase('case_a', { createdAt: at(1, 30) }));
         await store.evalCases.create(evalCase('case_b'));
         const executions = ['case_b', 'case_a'].flatMap((caseId) =>
           [3, 1, 2].map((attempt) => execution(`exe_${caseId}_${attempt}`, 'run_1', caseId, attempt)),
         );
         await store.evalRuns.create(run('run_1', { repeat: 3, minPass: 2 }), executions);
         expect((await store.evalRuns.executions('run_1')).map((e) => e.id)).toEqual([
-          'exe_case_a_1',
-          'exe_case_a_2',
-          'exe_case_a_3',
           'exe_case_b_1',
           'exe_case_b_2',
           'exe_case_b_3',
+          'exe_case_a_1',
+          'exe_case_a_2',
+          'exe_case_a_3',
         ]);
         // Never leased: nothing to report with.
         expect(await store.evalWork.report(report(executions[0]!))).toEqual({ accepted: false });
@@ -300,16 +300,22 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         expect(after.map((e) => e.runId)).toEqual(Array(8).fill('run_big'));
       });
 
-      it('takes turns across lease requests too: the run with fewer executions under lease gets the next one', async () => {
-        await startRun('run_big', 20, { createdAt: at(2) });
-        await startRun('run_small', 3, { createdAt: at(3) });
-        // A runner asks for one execution each time a slot frees.
-        const next = async () => (await store.evalWork.lease('runner_a', 1, at(4), at(5))).map((e) => e.runId);
-        const order = [...(await next()), ...(await next()), ...(await next()), ...(await next())];
-        expect(order).toEqual(['run_big', 'run_small', 'run_big', 'run_small']);
-        // An expired lease is under lease no more: its run counts as having none.
-        const later = await store.evalWork.lease('runner_b', 3, at(5, 1), at(7));
-        expect(later.map((e) => e.runId)).toEqual(['run_big', 'run_small', 'run_big']);
+      it('shares a runner’s slots across runs when it leases one execution at a time as each slot frees', async () => {
+        await startRun('run_big', 100, { createdAt: at(2) });
+        // A runner with two slots fills them before the small run starts.
+        const held = await store.evalWork.lease('runner_a', 2, at(3), at(9));
+        expect(held.map((e) => e.runId)).toEqual(['run_big', 'run_big']);
+        const small = await startRun('run_small', 5, { createdAt: at(3) });
+        const leasedSmall: string[] = [];
+        for (let slot = 0; slot < 12; slot++) {
+          const done = held.shift()!;
+          await store.evalWork.report(report(done, { at: at(4) }));
+          const [next] = await store.evalWork.lease('runner_a', 1, at(4), at(9));
+          held.push(next!);
+          if (next!.runId === 'run_small') leasedSmall.push(next!.id);
+        }
+        // Every other slot that freed went to the small run, until it had none left.
+        expect(leasedSmall).toEqual(small);
       });
 
       it('grants an expired lease again with a new lease id, and refuses the old holder’s report', async () => {
@@ -423,6 +429,31 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         await store.evalWork.report(report(last!));
         expect(await store.evalRuns.cancel('ws_1', 'run_2', at(10))).toBe(false);
         expect(await store.evalRuns.get('ws_1', 'run_2')).toMatchObject({ status: 'finished', finishedAt: at(9) });
+      });
+
+      it('lets exactly one of a cancel and the last report arriving together take effect, whichever comes first', async () => {
+        for (const [id, cancelFirst] of [
+          ['run_1', false],
+          ['run_2', true],
+        ] as const) {
+          await startRun(id, 1);
+          const [held] = await store.evalWork.lease('runner_a', 1, at(4), at(5));
+          const reporting = () => store.evalWork.report(report(held!, { at: at(6) }));
+          const cancelling = () => store.evalRuns.cancel('ws_1', id, at(6));
+          const [reported, cancelled] = cancelFirst
+            ? await Promise.all([cancelling(), reporting()]).then(([c, r]) => [r, c] as const)
+            : await Promise.all([reporting(), cancelling()]);
+          const run = await store.evalRuns.get('ws_1', id);
+          if (reported.accepted) {
+            expect(reported).toEqual({ accepted: true, runId: id, runFinished: true });
+            expect(cancelled).toBe(false);
+            expect(run?.status).toBe('finished');
+          } else {
+            expect(cancelled).toBe(true);
+            expect(run?.status).toBe('cancelled');
+            expect((await store.evalRuns.executions(id))[0]).toMatchObject({ status: 'cancelled', verdict: null });
+          }
+        }
       });
 
       it('cancels a queued run that nothing leased yet', async () => {

@@ -102,6 +102,7 @@ export interface EvalsStore {
     list(workspaceId: string, environment: string | undefined, page: PageRequest<string>): Promise<Page<EvalRunRecord>>;
     /** The latest finished run on an environment (by finish time), if any. */
     latestFinished(workspaceId: string, environment: string): Promise<EvalRunRecord | undefined>;
+    /** The run's executions in the order its cases were made (then by id), each case's by attempt. */
     executions(runId: string): Promise<EvalExecutionRecord[]>;
     overrides(runId: string): Promise<EvalOverrideRecord[]>;
     /** Sets (verdict) or clears (null) a person's verdict on a case of the run. */

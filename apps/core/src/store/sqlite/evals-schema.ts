@@ -87,6 +87,10 @@ export const evalExecutions = sqliteTable(
     index('eval_executions_open_idx')
       .on(t.runId, t.attempt, t.id)
       .where(sql`${t.status} in ('pending', 'leased')`),
+    // What each run holds: its replays under way, counted to give the runs with the fewest the next slots.
+    index('eval_executions_leased_idx')
+      .on(t.runId, t.leaseUntil)
+      .where(sql`${t.status} = 'leased'`),
   ],
 );
 

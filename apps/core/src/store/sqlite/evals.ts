@@ -54,31 +54,29 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
 
   /**
-   * The executions a lease may take, fairly across runs: the run with the fewest executions under lease goes first
-   * (oldest run first among equals), then each run's next, and so on, each run's by attempt then id. Counting what
-   * each run already has under lease keeps it fair across lease requests too: runners ask for a slot or two at a time
-   * as slots free, and a small run started after a large one gets the next free slot. Each run gives at most `max`
-   * from its open executions' index, and counts its leases there.
+   * The executions a lease may take, fairly across runs. A run's place in line is what it holds already (its leases
+   * not yet expired) plus its rank among its own waiting executions (by attempt, then id): the runs with the fewest
+   * replays under way go first, the oldest run breaking ties. So runners asking for one execution at a time as each
+   * slot frees share their slots across runs, and one large lease hands out each run's first, then each run's
+   * second, and so on. Each run gives at most `max` from its open executions' index, so a lease reads (open runs ×
+   * max) rows however many executions wait.
    */
   const leasable = (now: string, max: number) =>
     db.all<{ id: string }>(sql`
       select id from (
         select e.id, r.created_at as run_created_at, r.id as run_id,
-          row_number() over (partition by e.run_id order by e.attempt, e.id) + r.held as turn
-        from (
-          select id, created_at, (
+          (
             select count(*) from ${evalExecutions} h
-            where h.run_id = runs.id and h.status in ('pending', 'leased') and h.status = 'leased' and h.lease_until >= ${now}
-          ) as held
-          from ${evalRuns} runs
-          where runs.status in ('queued', 'running')
-        ) r
+            where h.run_id = r.id and h.status = 'leased' and h.lease_until >= ${now}
+          ) + row_number() over (partition by e.run_id order by e.attempt, e.id) as turn
+        from ${evalRuns} r
         join ${evalExecutions} e on e.id in (
           select o.id from ${evalExecutions} o
           where o.run_id = r.id and o.status in ('pending', 'leased') and (o.status = 'pending' or o.lease_until < ${now})
           order by o.attempt, o.id
           limit ${max}
         )
+        where r.status in ('queued', 'running')
       )
       order by turn, run_created_at, run_id
       limit ${max}
@@ -169,13 +167,15 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         return row && toRun(row);
       },
       async executions(runId) {
+        // In the order the cases were made, each case's replays by attempt: the order results are shown in.
         return db
-          .select()
+          .select({ execution: evalExecutions })
           .from(evalExecutions)
+          .innerJoin(evalCases, eq(evalCases.id, evalExecutions.caseId))
           .where(eq(evalExecutions.runId, runId))
-          .orderBy(asc(evalExecutions.caseId), asc(evalExecutions.attempt))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id), asc(evalExecutions.attempt))
           .all()
-          .map(toExecution);
+          .map((row) => toExecution(row.execution));
       },
       async overrides(runId) {
         return db.select().from(evalOverrides).where(eq(evalOverrides.runId, runId)).orderBy(asc(evalOverrides.caseId)).all();

@@ -1,0 +1,1 @@
+CREATE INDEX `eval_executions_leased_idx` ON `eval_executions` (`run_id`,`lease_until`) WHERE "eval_executions"."status" = 'leased';
