@@ -131,6 +131,18 @@ describe('a run with judge models', () => {
     expect(judged.messages[0].content).toContain('Expected outcome: Answers each turn.');
   });
 
+  it("waits out a 429 of the agent's model as long as its Retry-After says, and the case still passes", async () => {
+    const world = await replayWorld(platform, 'initech', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
+    await world.addCase('support', ['hello'], 'Greets the visitor.');
+    const before = openai.requests.length;
+    openai.queue({ status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } });
+    const run = await world.finished((await world.startRun()).body.id);
+    expect(run).toMatchObject({ passed: 1, errors: 0 });
+    const [limited, answered] = openai.requests.slice(before);
+    expect(openai.replies[before]!.status).toBe(429);
+    expect(answered!.receivedAt - limited!.receivedAt).toBeGreaterThanOrEqual(1000);
+  });
+
   it("makes a case an error with the provider's message once its model still fails after the retries", async () => {
     const world = await replayWorld(platform, 'globex', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
     const before = openai.received;
