@@ -122,15 +122,22 @@ export function startRunner({
     while (replaying < concurrency && queue.length > 0) {
       const execution = queue.shift()!;
       replaying++;
+      const freeSlot = () => {
+        replaying--;
+        pump();
+        wakeLoop();
+      };
       const work = (async () => {
         try {
-          const result = await replayer.replay(execution);
-          replaying--;
-          pump();
-          wakeLoop();
+          let result: ExecutionReport;
+          try {
+            result = await replayer.replay(execution);
+          } finally {
+            freeSlot(); // the slot takes the next case while this one reports
+          }
           await report(result, execution);
         } catch (error) {
-          log.error({ err: error, run: execution.run_id, case: execution.case_id }, 'could not report a case; its lease will expire');
+          log.error({ err: error, run: execution.run_id, case: execution.case_id }, 'could not finish a case; its lease will expire');
         } finally {
           held.delete(execution.id);
         }
