@@ -127,7 +127,7 @@ it('the runs page lists runs newest first; a run page puts regressions first, an
   await page.getByRole('heading', { name: /Eval run on preview, v3/ }).waitFor();
   const results = page.locator('.result');
   const flagCase = (await api(`/flags/${flagId}`)).body.eval_case_id;
-  expect(await results.evaluateAll((items) => items.map((li) => li.id))).toEqual([flagCase, hello]);
+  expect(await Promise.all((await results.all()).map((item) => item.getAttribute('id')))).toEqual([flagCase, hello]);
   const regression = results.first();
   expect(await regression.locator('.verdict').allTextContents()).toEqual(['Fail', 'Regression']);
   expect(await regression.textContent()).toContain('0/1 replays passed');
