@@ -201,6 +201,31 @@ describe('overrides', () => {
   });
 });
 
+describe('overrides at once', () => {
+  it('two people setting pass and fail together: the result shows one of them, and the counts agree with it', async () => {
+    const ws = await evalsWorkspace(platform, 'run-overrides');
+    await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug: 'run-overrides' }));
+    const caseId = await ws.addCase(['what is the price?'], 'Says "15 USD".');
+    const run = await ws.run();
+    const supervisor = await ws.member('supervisor');
+    const path = `/runs/${run.body.id}/results/${caseId}/override`;
+    const answers = await atOnce(platform.url, 2, (i) =>
+      ws.evals(path, { method: 'PUT', token: i === 0 ? ws.token : supervisor, json: { verdict: i === 0 ? 'pass' : 'fail' } }),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const after = (await ws.evals(`/runs/${run.body.id}`)).body;
+    const [result] = after.results;
+    expect([
+      { verdict: 'pass', by: 'owner@run-overrides.example' },
+      { verdict: 'fail', by: 'supervisor@run-overrides.example' },
+    ]).toContainEqual({ verdict: result.override.verdict, by: result.override.by });
+    expect(result.verdict).toBe(result.override.verdict);
+    expect({ passed: after.passed, failed: after.failed }).toEqual(
+      result.verdict === 'pass' ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 },
+    );
+  });
+});
+
 describe('live runs and flags', () => {
   it('a publish starts a run on live whose pass fixes the flag with the version it ran; an override to fail reopens it', async () => {
     const ws = await evalsWorkspace(platform, 'run-flags');
