@@ -54,23 +54,31 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
 
   /**
-   * The executions a lease may take, fairly across runs: each open run's first one (by attempt, then id), oldest run
-   * first, then each run's second, and so on. Each run gives at most `max` from its open executions' index, so a lease
-   * reads (open runs × max) rows however many executions wait.
+   * The executions a lease may take, fairly across runs: the run with the fewest executions under lease goes first
+   * (oldest run first among equals), then each run's next, and so on, each run's by attempt then id. Counting what
+   * each run already has under lease keeps it fair across lease requests too: runners ask for a slot or two at a time
+   * as slots free, and a small run started after a large one gets the next free slot. Each run gives at most `max`
+   * from its open executions' index, and counts its leases there.
    */
   const leasable = (now: string, max: number) =>
     db.all<{ id: string }>(sql`
       select id from (
         select e.id, r.created_at as run_created_at, r.id as run_id,
-          row_number() over (partition by e.run_id order by e.attempt, e.id) as turn
-        from ${evalRuns} r
+          row_number() over (partition by e.run_id order by e.attempt, e.id) + r.held as turn
+        from (
+          select id, created_at, (
+            select count(*) from ${evalExecutions} h
+            where h.run_id = runs.id and h.status in ('pending', 'leased') and h.status = 'leased' and h.lease_until >= ${now}
+          ) as held
+          from ${evalRuns} runs
+          where runs.status in ('queued', 'running')
+        ) r
         join ${evalExecutions} e on e.id in (
           select o.id from ${evalExecutions} o
           where o.run_id = r.id and o.status in ('pending', 'leased') and (o.status = 'pending' or o.lease_until < ${now})
           order by o.attempt, o.id
           limit ${max}
         )
-        where r.status in ('queued', 'running')
       )
       order by turn, run_created_at, run_id
       limit ${max}
