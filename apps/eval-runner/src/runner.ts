@@ -4,6 +4,7 @@ import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import type { AppRouter } from '@svc/core';
 import { deriveInternalToken, internalTokenHeader, type Logger } from '@svc/server-kit';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
 
 export interface RunnerOptions {
@@ -61,6 +62,17 @@ export function startRunner({
 }: RunnerOptions): Runner {
   const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };
   const core = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${coreUrl}/trpc`, headers })] });
+  // Long polls on connections of their own, closed on stop: a poll left waiting never holds core's shutdown up.
+  const polls = new Agent();
+  const poll = createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${coreUrl}/trpc`,
+        headers,
+        fetch: (url, init) => undiciFetch(url as string, { ...(init as object), dispatcher: polls }) as unknown as Promise<Response>,
+      }),
+    ],
+  });
   const name = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const replayer = createReplayer({
     bundle: async (workspaceId, versionId) =>
@@ -153,7 +165,7 @@ export function startRunner({
       await new Promise<void>((resolve) => (wakeLoop = resolve));
       return;
     }
-    const lease = await core.evalWork.lease.mutate({ runner: name, max: wanted, wait_ms: longPollMs }, { signal: stopping.signal });
+    const lease = await poll.evalWork.lease.mutate({ runner: name, max: wanted, wait_ms: longPollMs }, { signal: stopping.signal });
     if (lease.lease_ms !== leaseMs || !renewTimer) {
       leaseMs = lease.lease_ms;
       scheduleRenewals();
@@ -196,6 +208,7 @@ export function startRunner({
       stopping.abort();
       wakeLoop();
       await loop;
+      await polls.destroy();
       // What is leased and waiting is replayed too, within the grace; past it, the leases expire and another runner takes over.
       const drained = (async () => {
         while (working.size > 0) await Promise.race(working);

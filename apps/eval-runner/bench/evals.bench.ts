@@ -1,0 +1,167 @@
+/**
+ * `pnpm bench`: an eval run of 200 cases of 3 visitor turns, core and one eval runner as their own processes. The
+ * agent is on the real OpenAI client against a fake OpenAI-compatible server answering after 50 ms, the judge on the
+ * real Anthropic client against a fake Messages server answering after 50 ms. Printed for EVAL_CONCURRENCY 8 and
+ * 32: the wall time from the request that starts the run to the run's finished_at, as a ratio of the ideal
+ * ceil(cases / concurrency) x (turns + 1) x 50 ms, and the CPU time core and the runner spent per case (from /proc).
+ * Each concurrency runs BENCH_ROUNDS times (3) and the median is printed.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AppRouter } from '@svc/core';
+import { deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
+import { anthropicMessage, chatCompletion, freePort, startFakeProvider, tempDir } from '@svc/testkit';
+import { createTRPCClient, httpLink } from '@trpc/client';
+
+const cases = Number(process.env.BENCH_CASES ?? 200);
+const turns = 3;
+const latencyMs = 50;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const concurrencies = [8, 32];
+const tsx = import.meta.resolve('tsx');
+const apps = fileURLToPath(new URL('../../', import.meta.url));
+const children: ChildProcess[] = [];
+
+function start(entry: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', tsx, entry], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function healthy(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // starting
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not start`);
+}
+
+/** CPU time (user + system) a process has used, in milliseconds; 0 where /proc is missing. */
+function cpuMs(pid: number | undefined): number {
+  const stat = `/proc/${pid}/stat`;
+  if (!pid || !existsSync(stat)) return 0;
+  const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks are 1/100 s on Linux
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const dataDir = tempDir('svc-bench-evals-');
+
+async function main(): Promise<void> {
+  const agentModel = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: latencyMs }), {
+    keep: false,
+  });
+  const judgeModel = await startFakeProvider(
+    () => ({ ...anthropicMessage('{"verdict":"pass","reasoning":"The agent said when the order ships."}'), delayMs: latencyMs }),
+    { keep: false },
+  );
+  const corePort = await freePort();
+  const secretKey = randomBytes(32);
+  const core = start(join(apps, 'core/src/main.ts'), {
+    CORE_PORT: String(corePort),
+    SVC_DATA_DIR: dataDir,
+    SVC_LOCAL_MODE: '1',
+    SVC_SECRET_KEY: secretKey.toString('base64'),
+    SVC_JUDGE_MODELS: 'anthropic:claude-sonnet-4-6',
+  });
+  const coreUrl = `http://127.0.0.1:${corePort}`;
+  await healthy(`${coreUrl}/healthz`);
+
+  // The seeded demo workspace, its owner's token, an OpenAI agent on preview, and the cases.
+  const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${coreUrl}/trpc`,
+        headers: { [internalTokenHeader]: deriveInternalToken(secretKey), authorization: `Bearer ${token}` },
+      }),
+    ],
+  });
+  const workspace = 'demo';
+  await client.agents.push.mutate({
+    workspace,
+    environment: 'bench',
+    files: {
+      'svc.yaml': `workspace: ${workspace}\n`,
+      'agents/bench/agent.yaml': 'name: Bench\nmodel: openai:gpt-4.1-mini\n',
+      'agents/bench/instructions.md': 'Answer questions about orders.',
+    },
+  });
+  for (let i = 0; i < cases; i++) {
+    await client.evals.cases.create.mutate({
+      workspace,
+      agent: 'bench',
+      turns: [`Hello, order ${i} here.`, 'Where is it?', 'When will it ship?'],
+      expected: 'Says when the order ships.',
+    });
+  }
+
+  const rows: string[] = [];
+  for (const concurrency of concurrencies) {
+    const runner = start(join(apps, 'eval-runner/src/main.ts'), {
+      CORE_URL: coreUrl,
+      SVC_SECRET_KEY: secretKey.toString('base64'),
+      EVAL_CONCURRENCY: String(concurrency),
+      OPENAI_BASE_URL: `${agentModel.url}/v1`,
+      OPENAI_API_KEY: 'sk-bench',
+      ANTHROPIC_BASE_URL: judgeModel.url,
+      ANTHROPIC_API_KEY: 'sk-bench',
+    });
+    const ideal = Math.ceil(cases / concurrency) * (turns + 1) * latencyMs;
+    const ratios: number[] = [];
+    const cpu: number[] = [];
+    for (let round = 0; round <= rounds; round++) {
+      const cpuBefore = cpuMs(core.pid) + cpuMs(runner.pid);
+      const started = Date.now();
+      const run = await client.evals.runs.start.mutate({ workspace, environment: 'bench', agent: 'bench' });
+      let detail = await client.evals.runs.get.query({ workspace, id: run.id });
+      while (!detail.finished) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        detail = await client.evals.runs.get.query({ workspace, id: run.id });
+      }
+      if (detail.passed !== cases) throw new Error(`expected ${cases} passes, got ${JSON.stringify({ ...detail, results: undefined })}`);
+      const cpuPerCase = (cpuMs(core.pid) + cpuMs(runner.pid) - cpuBefore) / cases;
+      // The first round warms the runner up (its clients, the agent's bundle): not counted.
+      if (round === 0) continue;
+      ratios.push((Date.parse(detail.finished_at!) - started) / ideal);
+      cpu.push(cpuPerCase);
+    }
+    await stop(runner);
+    rows.push(
+      `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
+        `${median(cpu).toFixed(1)} ms CPU per case (core + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
+    );
+  }
+  process.stdout.write(
+    `\neval run: ${cases} cases x ${turns} turns, agent and judge each answering after ${latencyMs} ms (median of ${rounds})\n`,
+  );
+  for (const row of rows) process.stdout.write(`  ${row}\n`);
+  await stop(core);
+  await agentModel.close();
+  await judgeModel.close();
+}
+
+try {
+  await main();
+} finally {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+}
