@@ -44,6 +44,12 @@ export interface CoreConfig {
     /** The newest messages and mails the dev outbox and mailbox keep. */
     devItemsKept: number;
   };
+  evals: {
+    /** SVC_JUDGE_MODELS, in order of preference: each agent is judged by the first of another model family. */
+    judges: string[];
+    /** How long a runner holds an execution it leased unless it renews the lease. */
+    leaseMs: number;
+  };
   /** Local mode: the demo agent's backend, which the seed points the demo's secrets at. */
   demoBackend?: { url: string; token: string };
 }
@@ -57,5 +63,6 @@ export const defaultConfig: CoreConfig = {
   mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' },
   models: {},
   toolEgress: { allowPrivateNetworks: false },
+  evals: { judges: [], leaseMs: 60_000 },
   retention: { intervalMs: 3_600_000, afterExpiryMs: 86_400_000, finishedDeliveriesMs: 7 * 86_400_000, devItemsKept: 1000 },
 };

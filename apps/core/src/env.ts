@@ -29,6 +29,18 @@ const schema = z.object({
   ANTHROPIC_API_KEY: z.string().optional(),
   /** Lets agents' tools call loopback and private addresses (a backend on this machine or network). */
   SVC_TOOL_ALLOW_PRIVATE_NETWORKS: flag,
+  /** The judges of eval runs, `provider:model`, comma-separated, in order of preference; none: the deterministic grader. */
+  SVC_JUDGE_MODELS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^(openai|anthropic):[\w.:/-]+$/, 'expected provider:model, e.g. anthropic:claude-sonnet-4-5'))),
+  SVC_EVAL_LEASE_MS: z.coerce.number().int().min(100).default(defaultConfig.evals.leaseMs),
   SVC_DEMO_BACKEND_URL: httpUrl.optional(),
   SVC_DEMO_BACKEND_TOKEN: z.string().optional(),
 });
@@ -66,6 +78,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
         anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
       },
       toolEgress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, gatewayPort: parsed.PORT },
+      evals: { judges: parsed.SVC_JUDGE_MODELS, leaseMs: parsed.SVC_EVAL_LEASE_MS },
       demoBackend:
         parsed.SVC_DEMO_BACKEND_URL && parsed.SVC_DEMO_BACKEND_TOKEN
           ? { url: parsed.SVC_DEMO_BACKEND_URL, token: parsed.SVC_DEMO_BACKEND_TOKEN }

@@ -1,6 +1,7 @@
 import { agentsRouter, chatsRouter } from './routers/agents.ts';
 import { authRouter, healthRouter } from './routers/auth.ts';
 import { devRouter } from './routers/dev.ts';
+import { evalsRouter, evalWorkRouter } from './routers/evals.ts';
 import { flagsRouter } from './routers/flags.ts';
 import { invitationsRouter, membersRouter } from './routers/members.ts';
 import { consoleAuthRouter, deviceAuthRouter } from './routers/device-auth.ts';
@@ -23,6 +24,8 @@ export const appRouter = router({
   agents: agentsRouter,
   chats: chatsRouter,
   flags: flagsRouter,
+  evals: evalsRouter,
+  evalWork: evalWorkRouter,
   senders: sendersRouter,
   providerWebhooks: providerWebhooksRouter,
   dev: devRouter,

@@ -21,7 +21,7 @@ const demoConversations = [
 /** A reply flagged with a note, so `svc flags` shows a real digest on first start: the one to this visitor message. */
 export const demoFlag = {
   visitorText: 'How long does the refund take?',
-  note: 'Answer the question asked: refunds reach the original payment method within 5 business days of the return arriving. Do not paste the whole returns policy.',
+  note: 'Answer only the question asked, in one sentence: "Your refund reaches your original payment method within 5 business days" of the return arriving. Do not paste the whole returns policy.',
 };
 
 export interface DemoBackend {

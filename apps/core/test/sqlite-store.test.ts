@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { describeEvalsStoreContract } from './store-contract-evals.ts';
 import { describeFlagsStoreContract } from './store-contract-flags.ts';
 import { describeMembersStoreContract } from './store-contract-members.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
@@ -24,6 +25,7 @@ describePageStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMembersStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeFlagsStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeEvalsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
@@ -42,6 +44,9 @@ it('opens the database in WAL mode with the migrations applied', () => {
       'flags',
       'flag_events',
       'eval_cases',
+      'eval_runs',
+      'eval_executions',
+      'eval_overrides',
       '__drizzle_migrations',
     ]),
   );
@@ -107,6 +112,44 @@ it('finds outbox messages through indexes: due ones, a verification’s, and one
   );
   expect(plan(`select * from message_outbox where provider_message_id = ? and ? is not null`)).toContain(
     'USING INDEX message_outbox_provider_idx',
+  );
+  db.close();
+});
+
+it('finds eval work and runs through indexes: open executions per run in lease order, open runs, latest finished, lists', () => {
+  const file = tempFile();
+  createSqliteStore(file).close();
+  const db = new Database(file, { readonly: true });
+  const readsInOrder = (index: string, query: string, ...params: unknown[]) => {
+    const plan = (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
+    expect(plan).toContain(`USING INDEX ${index}`);
+    expect(plan).not.toContain('TEMP B-TREE');
+  };
+  readsInOrder(
+    'eval_executions_open_idx',
+    `select id from eval_executions where run_id = ? and status in ('pending', 'leased') and (status = 'pending' or lease_until < ?)
+     order by attempt, id limit ?`,
+    'run_1',
+    '2026-01-01T00:00:00.000Z',
+    8,
+  );
+  readsInOrder('eval_runs_open_idx', `select id from eval_runs where status in ('queued', 'running') order by created_at`);
+  readsInOrder(
+    'eval_runs_finished_idx',
+    `select * from eval_runs where workspace_id = ? and environment = ? and status = 'finished' order by finished_at desc, id desc limit 1`,
+    'ws_1',
+    'live',
+  );
+  readsInOrder(
+    'eval_runs_environment_idx',
+    `select * from eval_runs where workspace_id = ? and environment = ? order by created_at desc, id desc limit 10`,
+    'ws_1',
+    'live',
+  );
+  readsInOrder(
+    'eval_runs_workspace_idx',
+    `select * from eval_runs where workspace_id = ? order by created_at desc, id desc limit 10`,
+    'ws_1',
   );
   db.close();
 });

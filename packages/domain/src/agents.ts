@@ -64,6 +64,14 @@ export const deploymentResult = z
   })
   .meta({ id: 'DeploymentResult' });
 
+export const publishResult = deploymentResult
+  .extend({
+    eval_run_id: z.string().nullable().meta({
+      description: "The eval run of every case on live that the publish started; null when the workspace has no case for live's agents",
+    }),
+  })
+  .meta({ id: 'PublishResult' });
+
 export const environmentList = z
   .object({ environments: z.array(z.object({ name: z.string(), version: versionView.nullable(), updated_at: z.iso.datetime() })) })
   .meta({ id: 'EnvironmentList' });

@@ -20,9 +20,11 @@ export const agentsRouter = router({
     return ctx.services.deployments.push(ctx.membership, ctx.principal.user.id, push);
   }),
 
-  publish: workspaceProcedure.input(publishInput).mutation(({ ctx, input }) => {
+  publish: workspaceProcedure.input(publishInput).mutation(async ({ ctx, input }) => {
     requireRole(ctx.membership.role, deployers);
-    return ctx.services.deployments.publish(ctx.membership, input.from);
+    const published = await ctx.services.deployments.publish(ctx.membership, input.from);
+    const run = await ctx.services.evalRuns.afterPublish(ctx.membership);
+    return { ...published, eval_run_id: run?.id ?? null };
   }),
 
   // Reads the console shows as well: a console session may make them.

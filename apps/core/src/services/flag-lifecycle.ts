@@ -3,7 +3,11 @@ import type { FlagRecord } from '../store/flags-store.ts';
 
 /** What can happen to a flag after it is made. */
 export type FlagAction =
-  { kind: 'edit'; note: string | null } | { kind: 'remove' } | { kind: 'fix'; version: { id: string; number: number }; at: string };
+  | { kind: 'edit'; note: string | null }
+  | { kind: 'remove' }
+  | { kind: 'fix'; version: { id: string; number: number }; at: string }
+  /** A person overrode the live pass that fixed it: open again, unless another version fixed it since. */
+  | { kind: 'unfix'; versionId: string };
 
 /** The flag's next state and what happens to its eval case; `undefined` when the action changes nothing. */
 export interface FlagTransition {
@@ -21,7 +25,7 @@ export const noteOf = (note: string | null | undefined): string | null => (note 
 /**
  * The flag lifecycle. A flag with a note is open and has an eval case; without one it has none. Editing the note of
  * a fixed flag reopens it. Removing a flag (any state) removes its case; a removed flag changes no more. Only an open
- * flag with a note can be fixed, by an eval run on live passing its case.
+ * flag with a note can be fixed, by an eval run on live passing its case; a person overriding that pass opens it again.
  */
 export function transition(flag: FlagRecord, action: FlagAction): FlagTransition | undefined {
   if (action.kind === 'remove') {
@@ -33,6 +37,10 @@ export function transition(flag: FlagRecord, action: FlagAction): FlagTransition
     if (flag.status === 'fixed') return undefined;
     if (!flag.note || !flag.evalCaseId) throw new DomainError('conflict', `flag ${flag.id} has no note, so no case that could pass`);
     return { ...flag, status: 'fixed', fixedByVersion: action.version, fixedAt: action.at, evalCase: 'keep' };
+  }
+  if (action.kind === 'unfix') {
+    if (flag.status !== 'fixed' || flag.fixedByVersion?.id !== action.versionId) return undefined;
+    return { status: 'open', note: flag.note, fixedByVersion: null, fixedAt: null, evalCase: 'keep' };
   }
   const note = noteOf(action.note);
   if (note === flag.note) return undefined;

@@ -196,14 +196,23 @@ export function createFlagService(store: Store, clock: Clock) {
       await act(membership.id, id, actor, { kind: 'remove' }, clock().toISOString());
     },
 
-    /** An eval run on live passed the flag's case: the flag is fixed by the version the run used. */
-    async markFixed(flagId: string, versionId: string, at: string): Promise<FlagView> {
+    /**
+     * An eval run on live passed the flag's case: the flag is fixed by the version the run used. `actor` is `svc` for
+     * the grader's pass, or the member whose override made it pass.
+     */
+    async markFixed(flagId: string, versionId: string, at: string, actor = systemActor): Promise<FlagView> {
       const owner = await store.flags.workspaceOf(flagId);
       if (!owner) throw new DomainError('flag_not_found', `no flag ${flagId}`);
       const version = await store.versions.get(owner, versionId);
       if (!version) throw new DomainError('not_found', `no version ${versionId} in the flag's workspace`);
-      const flag = await act(owner, flagId, systemActor, { kind: 'fix', version: { id: version.id, number: version.number }, at }, at);
+      const flag = await act(owner, flagId, actor, { kind: 'fix', version: { id: version.id, number: version.number }, at }, at);
       return toFlagView(flag);
+    },
+
+    /** A member overrode to fail the live pass that fixed the flag: it is open again. */
+    async markUnfixed(workspaceId: string, flagId: string, versionId: string, actor: string): Promise<FlagView> {
+      const at = clock().toISOString();
+      return toFlagView(await act(workspaceId, flagId, actor, { kind: 'unfix', versionId }, at));
     },
 
     /** Which of these chats have an open flag. */

@@ -8,6 +8,10 @@ import { createChatService } from './chats.ts';
 import { createDeliveryLoop } from './delivery.ts';
 import { createDeploymentService } from './deployments.ts';
 import { createDeviceAuthService } from './device-auth.ts';
+import { createEvalCaseService } from './eval-cases.ts';
+import { createEvalReports } from './eval-report.ts';
+import { createEvalRunService } from './eval-runs.ts';
+import { createEvalWorkService } from './eval-work.ts';
 import { createFlagService } from './flags.ts';
 import { createIdempotency } from './idempotency.ts';
 import { createIdentityService } from './identity.ts';
@@ -21,6 +25,7 @@ import { Keyring } from './secrets.ts';
 import { createSenderService } from './senders.ts';
 import { createSessionService } from './sessions.ts';
 import { createVerificationService } from './verifications.ts';
+import { WorkSignal } from './work-signal.ts';
 import { createWorkspaceService } from './workspaces.ts';
 
 export interface ServiceOptions {
@@ -56,6 +61,8 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     platformPorts: new Set(config.toolEgress.gatewayPort === undefined ? [] : [config.toolEgress.gatewayPort]),
   };
   const flags = createFlagService(store, clock);
+  const work = new WorkSignal();
+  const evalRuns = createEvalRunService({ store, flags, config, clock, log, work });
   return {
     store,
     clock,
@@ -69,6 +76,10 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     toolEgress,
     chats: createChatService(store, deployments, flags, config.models, toolEgress, clock),
     flags,
+    evalCases: createEvalCaseService(store, clock),
+    evalRuns,
+    evalReports: createEvalReports(store, evalRuns, config.publicUrl),
+    evalWork: createEvalWorkService({ store, deployments, runs: evalRuns, config, clock, log, work }),
     deviceAuth: createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }),
     workspaces: createWorkspaceService(store, clock),
     members: createMemberService({ store, identity, sessions, mailer, rateLimits, publicUrl: config.publicUrl, clock }),

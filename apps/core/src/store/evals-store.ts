@@ -1,6 +1,7 @@
 import type { RunStatus, RunTrigger, Verdict } from '@svc/domain';
 import type { ChatMessage } from './agents-store.ts';
 import type { EvalCaseRecord } from './flags-store.ts';
+import type { Page, PageRequest } from './page.ts';
 
 /** A run: the environment and the version it pinned when it started, and how its cases are graded. */
 export interface EvalRunRecord {
@@ -73,7 +74,7 @@ export interface ExecutionReport {
 
 export type ReportOutcome =
   /** Recorded; `runFinished` when it was the run's last execution (the run is now finished, in the same transaction). */
-  | { accepted: true; runFinished: boolean }
+  | { accepted: true; runId: string; runFinished: boolean }
   /** The lease is not this report's any more (expired and granted again, cancelled, or already reported): nothing written. */
   | { accepted: false };
 
@@ -95,12 +96,10 @@ export interface EvalsStore {
     /** Inserts the run and its executions (one per case and attempt, all pending). */
     create(run: EvalRunRecord, executions: EvalExecutionRecord[]): Promise<void>;
     get(workspaceId: string, id: string): Promise<EvalRunRecord | undefined>;
+    /** A run by its id alone: for the runners, which serve every workspace. */
+    find(id: string): Promise<EvalRunRecord | undefined>;
     /** The workspace's runs, newest first, of one environment when given; the page's key is the creation time. */
-    list(
-      workspaceId: string,
-      environment: string | undefined,
-      page: { limit: number; after?: { key: string; id: string } },
-    ): Promise<EvalRunRecord[]>;
+    list(workspaceId: string, environment: string | undefined, page: PageRequest<string>): Promise<Page<EvalRunRecord>>;
     /** The latest finished run on an environment (by finish time), if any. */
     latestFinished(workspaceId: string, environment: string): Promise<EvalRunRecord | undefined>;
     executions(runId: string): Promise<EvalExecutionRecord[]>;

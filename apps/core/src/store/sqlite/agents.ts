@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, exists, getTableColumns, lt, max, or, sql } from 'drizzle-orm';
-import type { AgentsStore, AgentVersion } from '../agents-store.ts';
+import type { AgentsStore, AgentVersion, ChatMessage } from '../agents-store.ts';
 import { pageOf } from '../page.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
@@ -17,6 +17,15 @@ const inboxColumns = {
 };
 
 type VersionRow = typeof agentVersions.$inferSelect;
+
+/** Inserts a chat's messages with their traces, inside the caller's write unit. */
+export function insertMessages(db: SqliteDb, messages: ChatMessage[]): void {
+  for (const m of messages)
+    db.insert(chatMessages)
+      .values({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) })
+      .run();
+}
+
 const toVersion = (row: VersionRow): AgentVersion => ({ ...row, files: JSON.parse(row.files) as Record<string, string> });
 
 export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
@@ -170,12 +179,7 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
         return row?.n ?? 0;
       },
       async addMessages(messages) {
-        await write(() => {
-          for (const m of messages)
-            db.insert(chatMessages)
-              .values({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) })
-              .run();
-        });
+        await write(() => insertMessages(db, messages));
       },
       async messages(chatId) {
         return db

@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { EvalCaseRecord, FlagChange, FlagRecord, FlagSnapshot, FlagsStore } from '../flags-store.ts';
+import type { FlagChange, FlagRecord, FlagSnapshot, FlagsStore } from '../flags-store.ts';
 import type { SqliteDb } from './database.ts';
+import { caseRow } from './evals.ts';
 import type { Write } from './group-commit.ts';
 import { chatMessages, chats, evalCases, flagEvents, flags } from './schema.ts';
 
 type FlagRow = typeof flags.$inferSelect;
-type CaseRow = typeof evalCases.$inferSelect;
 
 const toFlag = ({ snapshot, versionId, versionNumber, fixedByVersionId, fixedByVersionNumber, ...row }: FlagRow): FlagRecord => ({
   ...row,
@@ -14,10 +14,6 @@ const toFlag = ({ snapshot, versionId, versionNumber, fixedByVersionId, fixedByV
     fixedByVersionId === null || fixedByVersionNumber === null ? null : { id: fixedByVersionId, number: fixedByVersionNumber },
   snapshot: JSON.parse(snapshot) as FlagSnapshot,
 });
-
-const toCase = (row: CaseRow): EvalCaseRecord => ({ ...row, turns: JSON.parse(row.turns) as string[] });
-
-const caseRow = (c: EvalCaseRecord) => ({ ...c, turns: JSON.stringify(c.turns) });
 
 export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
   const liveFlagOf = (messageId: string) =>
@@ -133,25 +129,6 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
           .where(and(eq(flags.workspaceId, workspaceId), eq(flags.status, 'open'), inArray(flags.chatId, chatIds)))
           .all();
         return new Set(rows.map((row) => row.chatId));
-      },
-    },
-    evalCases: {
-      async get(workspaceId, id) {
-        const row = db
-          .select()
-          .from(evalCases)
-          .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId)))
-          .get();
-        return row && toCase(row);
-      },
-      async list(workspaceId, agent) {
-        return db
-          .select()
-          .from(evalCases)
-          .where(and(eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt), agent ? eq(evalCases.agent, agent) : undefined))
-          .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
-          .all()
-          .map(toCase);
       },
     },
   };

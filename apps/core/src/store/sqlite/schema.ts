@@ -389,3 +389,4 @@ export const membershipEvents = sqliteTable(
 );
 
 export * from './flags-schema.ts';
+export * from './evals-schema.ts';

@@ -5,6 +5,7 @@ import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
+import { createSqliteEvals } from './evals.ts';
 import { createSqliteFlags } from './flags.ts';
 import { groupCommit } from './group-commit.ts';
 import { createSqliteMembers } from './members.ts';
@@ -58,6 +59,7 @@ export function createSqliteStore(file: string): Store {
     ...createSqliteAuth(db, write),
     ...createSqliteAgents(db, write),
     ...createSqliteFlags(db, write),
+    ...createSqliteEvals(db, write),
     ...createSqliteMembers(db, write, () => knownMemberships.clear()),
     users: {
       async create(user) {

@@ -1,0 +1,286 @@
+import { parseBundle } from '@svc/agent-runtime';
+import {
+  DomainError,
+  type EvalResultView,
+  type EvalRunDetailView,
+  type EvalRunView,
+  type PageQuery,
+  type Role,
+  type RunTrigger,
+  type StartRunInput,
+  type Verdict,
+} from '@svc/domain';
+import type { Logger } from '@svc/server-kit';
+import { z } from 'zod';
+import type { CoreConfig } from '../config.ts';
+import type { EvalExecutionRecord, EvalRunRecord } from '../store/evals-store.ts';
+import type { Membership, Store } from '../store/store.ts';
+import type { Clock } from './clock.ts';
+import { liveEnvironment } from './deployments.ts';
+import { gradeRun, replaysByCase, resultOf } from './eval-results.ts';
+import { type FlagService, systemActor } from './flags.ts';
+import { newId } from './ids.ts';
+import { deterministicGrader, judgeFor } from './judges.ts';
+import { nextCursorOf, pageRequest } from './pages.ts';
+import type { WorkSignal } from './work-signal.ts';
+
+/** Who starts and cancels runs: those who deploy. */
+const runners: readonly Role[] = ['owner', 'developer'];
+/** Who overrides a verdict: whoever may say what an agent should have said. */
+const overriders: readonly Role[] = ['owner', 'developer', 'supervisor'];
+
+/** The environment a run replays when none is named. */
+export const defaultRunEnvironment = 'preview';
+
+function requireRole(membership: Membership, allowed: readonly Role[], what: string): void {
+  if (!allowed.includes(membership.role)) throw new DomainError('forbidden', `your role (${membership.role}) cannot ${what}`);
+}
+
+export interface EvalRunDeps {
+  store: Store;
+  flags: FlagService;
+  config: CoreConfig;
+  clock: Clock;
+  log: Logger;
+  /** Wakes runners waiting for work. */
+  work: WorkSignal;
+}
+
+/** Eval runs: started on an environment's version, graded from their replays, read while and after they run. */
+export function createEvalRunService({ store, flags, config, clock, log, work }: EvalRunDeps) {
+  async function found(workspaceId: string, id: string): Promise<EvalRunRecord> {
+    const run = await store.evalRuns.get(workspaceId, id);
+    if (!run) throw new DomainError('eval_run_not_found', `no eval run ${id} in this workspace`);
+    return run;
+  }
+
+  /** The verdict of each case in a run's baseline (overrides included). */
+  async function baselineOf(run: EvalRunRecord): Promise<Map<string, Verdict>> {
+    const baseline = run.baselineRunId ? await store.evalRuns.get(run.workspaceId, run.baselineRunId) : undefined;
+    if (!baseline) return new Map();
+    const [executions, overrides] = await Promise.all([store.evalRuns.executions(baseline.id), store.evalRuns.overrides(baseline.id)]);
+    return new Map(gradeRun(baseline, executions, overrides, new Map()).results.map((r) => [r.case_id, r.verdict]));
+  }
+
+  async function graded(run: EvalRunRecord) {
+    const [executions, overrides, baseline] = await Promise.all([
+      store.evalRuns.executions(run.id),
+      store.evalRuns.overrides(run.id),
+      baselineOf(run),
+    ]);
+    return gradeRun(run, executions, overrides, baseline);
+  }
+
+  function view(run: EvalRunRecord, counts: ReturnType<typeof gradeRun>['counts']): EvalRunView {
+    return {
+      id: run.id,
+      environment: run.environment,
+      agent: run.agent,
+      version: run.version,
+      trigger: run.trigger,
+      status: run.status,
+      repeat: run.repeat,
+      min_pass: run.minPass,
+      ...counts,
+      skipped: run.skipped.length,
+      finished: run.status === 'finished' || run.status === 'cancelled',
+      grader: run.grader,
+      agent_models: run.agentModels,
+      created_by: run.createdBy,
+      created_at: run.createdAt,
+      finished_at: run.finishedAt,
+    };
+  }
+
+  async function detail(run: EvalRunRecord): Promise<EvalRunDetailView> {
+    const { results, counts } = await graded(run);
+    return {
+      ...view(run, counts),
+      baseline_run_id: run.baselineRunId,
+      results,
+      skipped_cases: run.skipped.map((s) => ({ case_id: s.caseId, agent: s.agent })),
+    };
+  }
+
+  /**
+   * What a finished run on live does to flags: the open flag of each passing case is fixed by the run's version,
+   * and (after an override to fail) a flag this version fixed is open again.
+   */
+  async function applyToFlags(run: EvalRunRecord, results: EvalResultView[], actor?: string): Promise<void> {
+    if (run.environment !== liveEnvironment || run.status !== 'finished') return;
+    for (const result of results) {
+      const evalCase = await store.evalCases.get(run.workspaceId, result.case_id);
+      if (!evalCase?.originFlagId || evalCase.deletedAt) continue;
+      const flag = await store.flags.get(run.workspaceId, evalCase.originFlagId);
+      if (!flag) continue;
+      try {
+        if (result.verdict === 'pass' && flag.status === 'open' && flag.note) {
+          await flags.markFixed(flag.id, run.version.id, clock().toISOString(), actor);
+        } else if (result.verdict !== 'pass' && actor && flag.status === 'fixed') {
+          await flags.markUnfixed(run.workspaceId, flag.id, run.version.id, actor);
+        }
+      } catch (error) {
+        // A flag that changed meanwhile (removed, its note cleared) keeps the state a member gave it.
+        if (!(error instanceof DomainError)) throw error;
+        log.info({ run: run.id, flag: flag.id, reason: error.message }, 'eval run left a flag as it was');
+      }
+    }
+  }
+
+  /** Starts a run of the workspace's cases (one agent's, when named) on an environment's current version. */
+  async function start(
+    membership: Membership,
+    createdBy: string,
+    input: StartRunInput,
+    trigger: RunTrigger = 'manual',
+  ): Promise<EvalRunView> {
+    if (trigger === 'manual') requireRole(membership, runners, 'start eval runs');
+    const name = input.environment ?? defaultRunEnvironment;
+    const environment = await store.environments.get(membership.id, name);
+    if (!environment) throw new DomainError('environment_not_found', `no environment "${name}": deploy to it first (svc push)`);
+    const version = environment.version;
+    if (!version) throw new DomainError('nothing_deployed', `nothing is deployed to "${name}"`);
+    const models = new Map(parseBundle(version.files).agents.map((a) => [a.slug, a.manifest.model]));
+    if (input.agent && !models.has(input.agent)) {
+      throw new DomainError('agent_not_found', `no agent "${input.agent}" in ${name} (version v${version.number})`);
+    }
+    const cases = await store.evalCases.list(membership.id, input.agent);
+    if (cases.length === 0) {
+      throw new DomainError(
+        'no_eval_cases',
+        `no eval cases${input.agent ? ` for ${input.agent}` : ''}: flag a reply with a note, or add one`,
+      );
+    }
+    const matched = cases.filter((c) => models.has(c.agent));
+    if (matched.length === 0) {
+      const lacking = [...new Set(cases.map((c) => c.agent))].join(', ');
+      throw new DomainError('no_eval_cases', `${name} (v${version.number}) has none of the agents the cases are for (${lacking})`);
+    }
+    const judges = new Map<string, string | null>();
+    for (const agent of new Set(matched.map((c) => c.agent))) judges.set(agent, judgeFor(models.get(agent) ?? '', config.evals.judges));
+    const judgeModels = [...new Set([...judges.values()].filter((j): j is string => j !== null))];
+    const repeat = input.repeat ?? 1;
+    const at = clock().toISOString();
+    const baseline = await store.evalRuns.latestFinished(membership.id, liveEnvironment);
+    const run: EvalRunRecord = {
+      id: newId('run'),
+      workspaceId: membership.id,
+      environment: name,
+      agent: input.agent ?? null,
+      version: { id: version.id, number: version.number },
+      trigger,
+      repeat,
+      minPass: input.min_pass ?? repeat,
+      grader: judgeModels.length > 0 ? judgeModels.join(',') : deterministicGrader,
+      agentModels: [...new Set(matched.map((c) => models.get(c.agent) ?? ''))],
+      status: 'queued',
+      baselineRunId: baseline?.id ?? null,
+      skipped: cases.filter((c) => !models.has(c.agent)).map((c) => ({ caseId: c.id, agent: c.agent })),
+      createdBy,
+      createdAt: at,
+      finishedAt: null,
+    };
+    const executions = matched.flatMap((c) =>
+      Array.from({ length: repeat }, (_, i): EvalExecutionRecord => ({
+        id: newId('exe'),
+        runId: run.id,
+        caseId: c.id,
+        attempt: i + 1,
+        agent: c.agent,
+        judge: judges.get(c.agent) ?? null,
+        status: 'pending',
+        leaseOwner: null,
+        leaseId: null,
+        leaseUntil: null,
+        verdict: null,
+        reasoning: null,
+        replayChatId: null,
+        tokens: { input: 0, output: 0 },
+        judgeTokens: { input: 0, output: 0 },
+        finishedAt: null,
+      })),
+    );
+    await store.evalRuns.create(run, executions);
+    work.notify();
+    log.info({ workspace: membership.slug, run: run.id, environment: name, cases: matched.length, trigger }, 'eval run started');
+    return view(run, (await graded(run)).counts);
+  }
+
+  return {
+    start,
+
+    async list(workspaceId: string, environment: string | undefined, query: PageQuery) {
+      const page = await store.evalRuns.list(workspaceId, environment, pageRequest(query, z.iso.datetime()));
+      const runs = await Promise.all(page.items.map(async (run) => view(run, (await graded(run)).counts)));
+      return { runs, next_cursor: nextCursorOf(page, (run) => ({ key: run.createdAt, id: run.id })) };
+    },
+
+    async get(workspaceId: string, id: string): Promise<EvalRunDetailView> {
+      return detail(await found(workspaceId, id));
+    },
+
+    async cancel(membership: Membership, id: string): Promise<EvalRunView> {
+      requireRole(membership, runners, 'cancel eval runs');
+      const run = await found(membership.id, id);
+      if (!(await store.evalRuns.cancel(membership.id, id, clock().toISOString()))) {
+        throw new DomainError('run_finished', `eval run ${id} is ${run.status === 'cancelled' ? 'cancelled' : 'finished'} already`);
+      }
+      const cancelled = await found(membership.id, id);
+      return view(cancelled, (await graded(cancelled)).counts);
+    },
+
+    /** A person's pass or fail replaces the grader's for one case; null gives the grader's back. */
+    async override(
+      membership: Membership,
+      email: string,
+      id: string,
+      caseId: string,
+      verdict: 'pass' | 'fail' | null,
+    ): Promise<EvalResultView> {
+      requireRole(membership, overriders, 'override verdicts');
+      const run = await found(membership.id, id);
+      const replays = replaysByCase(await store.evalRuns.executions(run.id)).get(caseId);
+      if (!replays) throw new DomainError('eval_case_not_found', `eval case ${caseId} is not in run ${id}`);
+      if (!replays.every((r) => r.status === 'done')) {
+        throw new DomainError('result_pending', `eval case ${caseId} has not finished in run ${id}; override it once it has`);
+      }
+      const at = clock().toISOString();
+      await store.evalRuns.override(run.id, caseId, verdict ? { runId: run.id, caseId, verdict, by: email, at } : null);
+      const overrides = await store.evalRuns.overrides(run.id);
+      const result = resultOf(run, replays, {
+        override: overrides.find((o) => o.caseId === caseId),
+        baseline: (await baselineOf(run)).get(caseId) ?? null,
+      });
+      await applyToFlags(run, [result], email);
+      return result;
+    },
+
+    /**
+     * A publish to live replays every case there: the run that fixes flags and is the next baseline. None when the
+     * workspace has no case for live's agents, or when no judge may grade them (the publish itself stands).
+     */
+    async afterPublish(membership: Membership): Promise<EvalRunView | undefined> {
+      if ((await store.evalCases.list(membership.id)).length === 0) return undefined;
+      try {
+        return await start(membership, systemActor, { environment: liveEnvironment }, 'publish');
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        log.warn({ workspace: membership.slug, code: error.code, reason: error.message }, 'publish started no eval run');
+        return undefined;
+      }
+    },
+
+    /** A run just finished: on live, its passes fix their flags. */
+    async finished(runId: string): Promise<void> {
+      const run = await store.evalRuns.find(runId);
+      if (!run) return;
+      const { results, counts } = await graded(run);
+      log.info({ run: run.id, environment: run.environment, ...counts }, 'eval run finished');
+      await applyToFlags(run, results);
+    },
+
+    detail,
+  };
+}
+
+export type EvalRunService = ReturnType<typeof createEvalRunService>;

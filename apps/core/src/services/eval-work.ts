@@ -1,0 +1,176 @@
+import { DomainError, replayedTurns, type Verdict } from '@svc/domain';
+import type { Logger } from '@svc/server-kit';
+import type { EvalExecutionRecord, EvalRunRecord } from '../store/evals-store.ts';
+import type { EvalCaseRecord } from '../store/flags-store.ts';
+import type { Store } from '../store/store.ts';
+import type { Clock } from './clock.ts';
+import type { DeploymentService } from './deployments.ts';
+import type { EvalRunService } from './eval-runs.ts';
+import { newId } from './ids.ts';
+import type { WorkSignal } from './work-signal.ts';
+
+/** While a runner waits for work, core looks again this often: leases of runners that died expire meanwhile. */
+const recheckMs = 1000;
+
+/** The channel replay chats are recorded on. */
+export const replayChannel = 'eval';
+
+export interface LeasedExecution {
+  id: string;
+  lease_id: string;
+  lease_until: string;
+  run_id: string;
+  case_id: string;
+  attempt: number;
+  workspace_id: string;
+  environment: string;
+  version_id: string;
+  agent: string;
+  /** The last turns of the case: what a replay sends. */
+  turns: string[];
+  expected: string;
+  /** The judge model, or null for the deterministic grader. */
+  judge: string | null;
+  secrets: Record<string, string>;
+}
+
+export interface ReplayReport {
+  id: string;
+  lease_id: string;
+  verdict: Verdict;
+  reasoning: string;
+  tokens: { input: number; output: number };
+  judge_tokens: { input: number; output: number };
+  messages: { role: 'visitor' | 'agent'; text: string; trace: unknown; created_at: string }[];
+}
+
+export interface EvalWorkDeps {
+  store: Store;
+  deployments: DeploymentService;
+  runs: EvalRunService;
+  config: { evals: { leaseMs: number } };
+  clock: Clock;
+  log: Logger;
+  work: WorkSignal;
+}
+
+/**
+ * What eval runners ask of core: executions to replay (leased with a deadline, fairly across runs), the bundles of
+ * versions, lease renewals, and their reports. Core only records; the model calls happen in the runners.
+ */
+export function createEvalWorkService({ store, deployments, runs, config, clock, log, work }: EvalWorkDeps) {
+  async function describe(executions: EvalExecutionRecord[]): Promise<LeasedExecution[]> {
+    const runsById = new Map<string, Promise<EvalRunRecord | undefined>>();
+    const secrets = new Map<string, Promise<Record<string, string>>>();
+    const cases = new Map<string, Promise<EvalCaseRecord | undefined>>();
+    const once = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>) => {
+      let value = map.get(key);
+      if (!value) map.set(key, (value = load()));
+      return value;
+    };
+    const described = await Promise.all(
+      executions.map(async (execution): Promise<LeasedExecution | undefined> => {
+        const run = await once(runsById, execution.runId, () => store.evalRuns.find(execution.runId));
+        if (!run) return undefined;
+        const [evalCase, values] = await Promise.all([
+          once(cases, execution.caseId, () => store.evalCases.get(run.workspaceId, execution.caseId)),
+          once(secrets, `${run.workspaceId}/${run.environment}`, () => deployments.secretValues(run.workspaceId, run.environment)),
+        ]);
+        if (!evalCase) return undefined;
+        return {
+          id: execution.id,
+          lease_id: execution.leaseId ?? '',
+          lease_until: execution.leaseUntil ?? '',
+          run_id: run.id,
+          case_id: evalCase.id,
+          attempt: execution.attempt,
+          workspace_id: run.workspaceId,
+          environment: run.environment,
+          version_id: run.version.id,
+          agent: execution.agent,
+          turns: evalCase.turns.slice(-replayedTurns),
+          expected: evalCase.expected,
+          judge: execution.judge,
+          secrets: values,
+        };
+      }),
+    );
+    return described.filter((e): e is LeasedExecution => e !== undefined);
+  }
+
+  return {
+    /** Up to `max` executions, as soon as there are any or after `waitMs`. */
+    async lease(runner: string, max: number, waitMs: number): Promise<{ lease_ms: number; executions: LeasedExecution[] }> {
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const now = clock();
+        const leased = await store.evalWork.lease(
+          runner,
+          max,
+          now.toISOString(),
+          new Date(now.getTime() + config.evals.leaseMs).toISOString(),
+        );
+        const remaining = deadline - Date.now();
+        if (leased.length > 0 || remaining <= 0) return { lease_ms: config.evals.leaseMs, executions: await describe(leased) };
+        await work.wait(Math.min(remaining, recheckMs));
+      }
+    },
+
+    async bundle(workspaceId: string, versionId: string): Promise<{ files: Record<string, string> }> {
+      const version = await store.versions.get(workspaceId, versionId);
+      if (!version) throw new DomainError('not_found', `no version ${versionId} in workspace ${workspaceId}`);
+      return { files: version.files };
+    },
+
+    async renew(leases: { id: string; lease_id: string }[]): Promise<{ renewed: string[] }> {
+      const until = new Date(clock().getTime() + config.evals.leaseMs).toISOString();
+      const renewed = await store.evalWork.renew(
+        leases.map((l) => ({ executionId: l.id, leaseId: l.lease_id })),
+        until,
+      );
+      return { renewed };
+    },
+
+    /** Records a replay and its verdict, unless its lease is no longer the runner's; the run's last one finishes it. */
+    async report(report: ReplayReport): Promise<{ accepted: boolean }> {
+      const at = clock().toISOString();
+      const chatId = newId('chat');
+      const outcome = await store.evalWork.report({
+        executionId: report.id,
+        leaseId: report.lease_id,
+        verdict: report.verdict,
+        reasoning: report.reasoning,
+        tokens: report.tokens,
+        judgeTokens: report.judge_tokens,
+        replay:
+          report.messages.length === 0
+            ? null
+            : {
+                chatId,
+                channel: replayChannel,
+                createdAt: report.messages[0]?.created_at ?? at,
+                messages: report.messages.map((m) => ({
+                  id: newId('msg'),
+                  chatId,
+                  role: m.role,
+                  text: m.text,
+                  trace: m.trace ?? null,
+                  createdAt: m.created_at,
+                })),
+              },
+        at,
+      });
+      if (!outcome.accepted) {
+        log.info({ execution: report.id }, "eval report refused: its lease is not the runner's any more");
+        return { accepted: false };
+      }
+      if (outcome.runFinished) {
+        await runs.finished(outcome.runId);
+        work.notify();
+      }
+      return { accepted: true };
+    },
+  };
+}
+
+export type EvalWorkService = ReturnType<typeof createEvalWorkService>;

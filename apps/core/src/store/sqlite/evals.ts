@@ -1,0 +1,311 @@
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { newId } from '../../services/ids.ts';
+import type { EvalExecutionRecord, EvalRunRecord, EvalsStore } from '../evals-store.ts';
+import type { EvalCaseRecord } from '../flags-store.ts';
+import { pageOf } from '../page.ts';
+import { insertMessages } from './agents.ts';
+import type { SqliteDb } from './database.ts';
+import type { Write } from './group-commit.ts';
+import { chats, evalCases, evalExecutions, evalOverrides, evalRuns } from './schema.ts';
+
+type CaseRow = typeof evalCases.$inferSelect;
+type RunRow = typeof evalRuns.$inferSelect;
+type ExecutionRow = typeof evalExecutions.$inferSelect;
+
+export const toCase = (row: CaseRow): EvalCaseRecord => ({ ...row, turns: JSON.parse(row.turns) as string[] });
+
+export const caseRow = (c: EvalCaseRecord) => ({ ...c, turns: JSON.stringify(c.turns) });
+
+const toRun = ({ versionId, versionNumber, agentModels, skipped, ...row }: RunRow): EvalRunRecord => ({
+  ...row,
+  version: { id: versionId, number: versionNumber },
+  agentModels: JSON.parse(agentModels) as string[],
+  skipped: JSON.parse(skipped) as EvalRunRecord['skipped'],
+});
+
+const runRow = ({ version, agentModels, skipped, ...run }: EvalRunRecord) => ({
+  ...run,
+  versionId: version.id,
+  versionNumber: version.number,
+  agentModels: JSON.stringify(agentModels),
+  skipped: JSON.stringify(skipped),
+});
+
+const toExecution = ({ inputTokens, outputTokens, judgeInputTokens, judgeOutputTokens, ...row }: ExecutionRow): EvalExecutionRecord => ({
+  ...row,
+  tokens: { input: inputTokens, output: outputTokens },
+  judgeTokens: { input: judgeInputTokens, output: judgeOutputTokens },
+});
+
+const executionRow = ({ tokens, judgeTokens, ...execution }: EvalExecutionRecord) => ({
+  ...execution,
+  inputTokens: tokens.input,
+  outputTokens: tokens.output,
+  judgeInputTokens: judgeTokens.input,
+  judgeOutputTokens: judgeTokens.output,
+});
+
+/** Runs still worked on: their executions may be leased. */
+const openRunStatuses = ['queued', 'running'] as const;
+/** Executions not done yet: leased ones only until their lease expires. */
+const openExecutionStatuses = ['pending', 'leased'] as const;
+
+export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
+  const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
+
+  /**
+   * The executions a lease may take, fairly across runs: each open run's first one (by attempt, then id), oldest run
+   * first, then each run's second, and so on. Each run gives at most `max` from its open executions' index, so a lease
+   * reads (open runs × max) rows however many executions wait.
+   */
+  const leasable = (now: string, max: number) =>
+    db.all<{ id: string }>(sql`
+      select id from (
+        select e.id, r.created_at as run_created_at, r.id as run_id,
+          row_number() over (partition by e.run_id order by e.attempt, e.id) as turn
+        from ${evalRuns} r
+        join ${evalExecutions} e on e.id in (
+          select o.id from ${evalExecutions} o
+          where o.run_id = r.id and o.status in ('pending', 'leased') and (o.status = 'pending' or o.lease_until < ${now})
+          order by o.attempt, o.id
+          limit ${max}
+        )
+        where r.status in ('queued', 'running')
+      )
+      order by turn, run_created_at, run_id
+      limit ${max}
+    `);
+
+  return {
+    evalCases: {
+      async get(workspaceId, id) {
+        const row = db
+          .select()
+          .from(evalCases)
+          .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId)))
+          .get();
+        return row && toCase(row);
+      },
+      async list(workspaceId, agent) {
+        return db
+          .select()
+          .from(evalCases)
+          .where(and(eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt), agent ? eq(evalCases.agent, agent) : undefined))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
+          .all()
+          .map(toCase);
+      },
+      async create(evalCase) {
+        await write(() => db.insert(evalCases).values(caseRow(evalCase)).run());
+      },
+      async update(workspaceId, id, { agent, turns, expected, updatedAt }) {
+        const result = await write(() =>
+          db
+            .update(evalCases)
+            .set({ agent, turns: JSON.stringify(turns), expected, updatedAt })
+            .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt)))
+            .run(),
+        );
+        return result.changes > 0;
+      },
+      async remove(workspaceId, id, at) {
+        const result = await write(() =>
+          db
+            .update(evalCases)
+            .set({ deletedAt: at, updatedAt: at })
+            .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt)))
+            .run(),
+        );
+        return result.changes > 0;
+      },
+    },
+    evalRuns: {
+      async create(run, executions) {
+        await write(() => {
+          db.insert(evalRuns).values(runRow(run)).run();
+          for (const execution of executions) db.insert(evalExecutions).values(executionRow(execution)).run();
+        });
+      },
+      async get(workspaceId, id) {
+        const row = runById(id);
+        return row && row.workspaceId === workspaceId ? toRun(row) : undefined;
+      },
+      async find(id) {
+        const row = runById(id);
+        return row && toRun(row);
+      },
+      async list(workspaceId, environment, { limit, after }) {
+        const rows = db
+          .select()
+          .from(evalRuns)
+          .where(
+            and(
+              eq(evalRuns.workspaceId, workspaceId),
+              environment === undefined ? undefined : eq(evalRuns.environment, environment),
+              after ? or(lt(evalRuns.createdAt, after.key), and(eq(evalRuns.createdAt, after.key), lt(evalRuns.id, after.id))) : undefined,
+            ),
+          )
+          .orderBy(desc(evalRuns.createdAt), desc(evalRuns.id))
+          .limit(limit + 1)
+          .all();
+        return pageOf(rows.map(toRun), limit);
+      },
+      async latestFinished(workspaceId, environment) {
+        const row = db
+          .select()
+          .from(evalRuns)
+          .where(and(eq(evalRuns.workspaceId, workspaceId), eq(evalRuns.environment, environment), eq(evalRuns.status, 'finished')))
+          .orderBy(desc(evalRuns.finishedAt), desc(evalRuns.id))
+          .limit(1)
+          .get();
+        return row && toRun(row);
+      },
+      async executions(runId) {
+        return db
+          .select()
+          .from(evalExecutions)
+          .where(eq(evalExecutions.runId, runId))
+          .orderBy(asc(evalExecutions.caseId), asc(evalExecutions.attempt))
+          .all()
+          .map(toExecution);
+      },
+      async overrides(runId) {
+        return db.select().from(evalOverrides).where(eq(evalOverrides.runId, runId)).orderBy(asc(evalOverrides.caseId)).all();
+      },
+      async override(runId, caseId, override) {
+        await write(() => {
+          if (override === null) {
+            db.delete(evalOverrides)
+              .where(and(eq(evalOverrides.runId, runId), eq(evalOverrides.caseId, caseId)))
+              .run();
+            return;
+          }
+          const { verdict, by, at } = override;
+          db.insert(evalOverrides)
+            .values({ runId, caseId, verdict, by, at })
+            .onConflictDoUpdate({ target: [evalOverrides.runId, evalOverrides.caseId], set: { verdict, by, at } })
+            .run();
+        });
+      },
+      async cancel(workspaceId, id, at) {
+        return write(() => {
+          const cancelled = db
+            .update(evalRuns)
+            .set({ status: 'cancelled', finishedAt: at })
+            .where(and(eq(evalRuns.id, id), eq(evalRuns.workspaceId, workspaceId), inArray(evalRuns.status, openRunStatuses)))
+            .run();
+          if (cancelled.changes === 0) return false;
+          db.update(evalExecutions)
+            .set({ status: 'cancelled' })
+            .where(and(eq(evalExecutions.runId, id), inArray(evalExecutions.status, openExecutionStatuses)))
+            .run();
+          return true;
+        });
+      },
+    },
+    evalWork: {
+      async lease(owner, max, now, until) {
+        return write(() => {
+          const leased: EvalExecutionRecord[] = [];
+          for (const { id } of leasable(now, max)) {
+            const row = db
+              .update(evalExecutions)
+              .set({ status: 'leased', leaseOwner: owner, leaseId: newId('lease'), leaseUntil: until })
+              .where(
+                and(
+                  eq(evalExecutions.id, id),
+                  or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, now))),
+                ),
+              )
+              .returning()
+              .get();
+            if (row) leased.push(toExecution(row));
+          }
+          const runIds = [...new Set(leased.map((e) => e.runId))];
+          if (runIds.length > 0)
+            db.update(evalRuns)
+              .set({ status: 'running' })
+              .where(and(inArray(evalRuns.id, runIds), eq(evalRuns.status, 'queued')))
+              .run();
+          return leased;
+        });
+      },
+      async renew(leases, until) {
+        return write(() =>
+          leases.flatMap(({ executionId, leaseId }) => {
+            const renewed = db
+              .update(evalExecutions)
+              .set({ leaseUntil: until })
+              .where(and(eq(evalExecutions.id, executionId), eq(evalExecutions.leaseId, leaseId), eq(evalExecutions.status, 'leased')))
+              .run();
+            return renewed.changes > 0 ? [executionId] : [];
+          }),
+        );
+      },
+      async report(report) {
+        return write(() => {
+          const execution = db
+            .select()
+            .from(evalExecutions)
+            .where(
+              and(
+                eq(evalExecutions.id, report.executionId),
+                eq(evalExecutions.leaseId, report.leaseId),
+                eq(evalExecutions.status, 'leased'),
+              ),
+            )
+            .get();
+          if (!execution) return { accepted: false as const };
+          const run = runById(execution.runId);
+          if (!run) throw new Error(`run ${execution.runId} of execution ${execution.id} vanished`);
+          const { replay } = report;
+          if (replay) {
+            db.insert(chats)
+              .values({
+                id: replay.chatId,
+                workspaceId: run.workspaceId,
+                agent: execution.agent,
+                environment: run.environment,
+                versionId: run.versionId,
+                channel: replay.channel,
+                replay: true,
+                createdAt: replay.createdAt,
+              })
+              .run();
+            insertMessages(
+              db,
+              replay.messages.map((message) => ({ ...message, chatId: replay.chatId })),
+            );
+          }
+          db.update(evalExecutions)
+            .set({
+              status: 'done',
+              verdict: report.verdict,
+              reasoning: report.reasoning,
+              replayChatId: replay?.chatId ?? null,
+              inputTokens: report.tokens.input,
+              outputTokens: report.tokens.output,
+              judgeInputTokens: report.judgeTokens.input,
+              judgeOutputTokens: report.judgeTokens.output,
+              finishedAt: report.at,
+            })
+            .where(eq(evalExecutions.id, execution.id))
+            .run();
+          const left = db
+            .select({ id: evalExecutions.id })
+            .from(evalExecutions)
+            .where(and(eq(evalExecutions.runId, run.id), inArray(evalExecutions.status, openExecutionStatuses)))
+            .limit(1)
+            .get();
+          if (left) return { accepted: true as const, runId: run.id, runFinished: false };
+          const finished = db
+            .update(evalRuns)
+            .set({ status: 'finished', finishedAt: report.at })
+            .where(and(eq(evalRuns.id, run.id), inArray(evalRuns.status, openRunStatuses)))
+            .run();
+          return { accepted: true as const, runId: run.id, runFinished: finished.changes > 0 };
+        });
+      },
+    },
+  };
+}
