@@ -1,29 +1,51 @@
 import { resolve } from 'node:path';
+import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 
 const schema = z.object({
   CORE_PORT: port(8081),
   CORE_URL: httpUrl.optional(),
-  /** How long an idle runner waits between polls of core, in milliseconds. */
+  /** The gateway's port on this host: refused to tool calls, like core's. */
+  PORT: port(8080),
+  /** How long the runner waits before asking core again after core did not answer, in milliseconds. */
   EVAL_RUNNER_POLL_MS: z.coerce.number().int().min(50).default(2000),
+  /** Case executions replayed at once. */
+  EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   /** Core's: the runner presents the internal token derived from it on every call to core. */
   SVC_SECRET_KEY: z.string().optional(),
   SVC_LOCAL_MODE: flag,
   SVC_DATA_DIR: z.string().min(1).default('.svc'),
+  OPENAI_BASE_URL: httpUrl.optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: httpUrl.optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  /** Lets agents' tools call loopback and private addresses (a backend on this machine or network), as core's does. */
+  SVC_TOOL_ALLOW_PRIVATE_NETWORKS: flag,
 });
 
 export interface RunnerEnv {
   coreUrl: string;
   pollMs: number;
+  concurrency: number;
   secretKey: Buffer;
+  providers: ProviderSettings;
+  egress: EgressRules;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): RunnerEnv {
   const parsed = loadEnv(schema, env);
+  const coreUrl = parsed.CORE_URL ?? `http://127.0.0.1:${parsed.CORE_PORT}`;
+  const corePort = Number(new URL(coreUrl).port || (coreUrl.startsWith('https:') ? 443 : 80));
   return {
-    coreUrl: parsed.CORE_URL ?? `http://127.0.0.1:${parsed.CORE_PORT}`,
+    coreUrl,
     pollMs: parsed.EVAL_RUNNER_POLL_MS,
+    concurrency: parsed.EVAL_CONCURRENCY,
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),
+    providers: {
+      openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
+      anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
+    },
+    egress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, platformPorts: new Set([corePort, parsed.PORT]) },
   };
 }

@@ -1,70 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import type { AppRouter } from '@svc/core';
 import { deriveInternalToken, internalTokenHeader, type Logger } from '@svc/server-kit';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
 
 export interface RunnerOptions {
   coreUrl: string;
+  /** How long to wait before asking core again after it did not answer. */
   pollMs: number;
   /** Core's SVC_SECRET_KEY: core answers only calls with the internal token derived from it. */
   secretKey: Buffer;
   log: Logger;
+  /** Executions replayed at once (EVAL_CONCURRENCY). */
+  concurrency?: number;
+  providers?: ProviderSettings;
+  /** Where the agents' tools may connect. */
+  egress?: EgressRules;
+  /** How long a stop waits for the executions in flight before abandoning them to their leases' expiry. */
+  stopGraceMs?: number;
 }
 
 export interface Runner {
   /** Resolves once core has answered for the first time. */
   connected: Promise<void>;
+  /** Leases nothing more, finishes what it holds (within the grace), then resolves. */
   stop(): Promise<void>;
 }
 
-/**
- * The eval runner's loop. It holds no state of its own: each tick asks core for work.
- * Until case executions can be leased, a tick only checks that core answers.
- */
 const refusedByCore = (error: unknown) =>
   error instanceof TRPCClientError && (error.meta?.response as Response | undefined)?.status === 401;
 
-export function startRunner({ coreUrl, pollMs, secretKey, log }: RunnerOptions): Runner {
+/** How long a lease request waits for work when there is none. */
+const longPollMs = 25_000;
+/** The most executions one lease request may ask for. */
+const maxLease = 64;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * The eval runner: stateless, any number of them. It long-polls core for case executions, keeping every slot busy
+ * and a few executions leased ahead so that a slot that frees never waits for core; replays each, renews the
+ * leases it holds every third of their length, and reports each result with its lease. Whatever it holds when it
+ * dies is leased again by another runner once its lease expires, and core refuses a report on a lost lease.
+ */
+export function startRunner({
+  coreUrl,
+  pollMs,
+  secretKey,
+  log,
+  concurrency = 8,
+  providers = {},
+  egress = { allowPrivateNetworks: false, platformPorts: new Set([Number(new URL(coreUrl).port)]) },
+  stopGraceMs = 10_000,
+}: RunnerOptions): Runner {
   const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };
   const core = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${coreUrl}/trpc`, headers })] });
-  let stopped = false;
-  let wake: () => void = () => {};
-  let timer: NodeJS.Timeout | undefined;
-  let markConnected: () => void = () => {};
-  const connected = new Promise<void>((resolve) => {
-    markConnected = resolve;
+  const name = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const replayer = createReplayer({
+    bundle: async (workspaceId, versionId) =>
+      (await core.evalWork.bundle.query({ workspace_id: workspaceId, version_id: versionId })).files,
+    providers,
+    egress,
   });
+  const ahead = Math.ceil(concurrency / 8);
+
+  const stopping = new AbortController();
+  let markConnected: () => void = () => {};
+  const connected = new Promise<void>((resolve) => (markConnected = resolve));
+  /** Leased and not yet reported, by execution id. */
+  const held = new Map<string, LeasedExecution>();
+  /** Leased, waiting for a slot. */
+  const queue: LeasedExecution[] = [];
+  const working = new Set<Promise<void>>();
+  let replaying = 0;
+  let leaseMs = 60_000;
+  let renewTimer: NodeJS.Timeout | undefined;
+  let wakeLoop: () => void = () => {};
+
+  async function report(result: ExecutionReport, execution: LeasedExecution): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { accepted } = await core.evalWork.report.mutate(result);
+        if (accepted)
+          log.info(
+            { run: execution.run_id, case: execution.case_id, attempt: execution.attempt, verdict: result.verdict },
+            'case finished',
+          );
+        else
+          log.warn({ run: execution.run_id, case: execution.case_id }, 'case finished after its lease was lost; another runner reports it');
+        return;
+      } catch (error) {
+        if (attempt >= 5 || !held.has(execution.id)) throw error;
+        await sleep(Math.min(pollMs, 1000) * attempt, new AbortController().signal);
+      }
+    }
+  }
+
+  function pump(): void {
+    while (replaying < concurrency && queue.length > 0) {
+      const execution = queue.shift()!;
+      replaying++;
+      const work = (async () => {
+        try {
+          const result = await replayer.replay(execution);
+          replaying--;
+          pump();
+          wakeLoop();
+          await report(result, execution);
+        } catch (error) {
+          log.error({ err: error, run: execution.run_id, case: execution.case_id }, 'could not report a case; its lease will expire');
+        } finally {
+          held.delete(execution.id);
+        }
+      })();
+      working.add(work);
+      void work.finally(() => working.delete(work));
+    }
+  }
+
+  async function renew(): Promise<void> {
+    const leases = [...held.values()].map((e) => ({ id: e.id, lease_id: e.lease_id }));
+    if (leases.length === 0) return;
+    try {
+      const { renewed } = await core.evalWork.renew.mutate({ leases });
+      const kept = new Set(renewed);
+      for (const lease of leases) {
+        if (kept.has(lease.id)) continue;
+        const waiting = queue.findIndex((e) => e.id === lease.id);
+        if (waiting >= 0) queue.splice(waiting, 1); // not started: nothing to do with it any more
+        held.delete(lease.id);
+        log.warn({ execution: lease.id }, 'lease lost: the case is another runner’s now');
+      }
+    } catch (error) {
+      log.warn({ err: error }, 'could not renew leases; retrying');
+    }
+  }
+
+  function scheduleRenewals(): void {
+    clearInterval(renewTimer);
+    renewTimer = setInterval(() => void renew(), Math.max(100, Math.floor(leaseMs / 3)));
+  }
+
+  async function leaseMore(): Promise<void> {
+    const wanted = Math.min(maxLease, concurrency + ahead - replaying - queue.length);
+    if (wanted <= 0) {
+      await new Promise<void>((resolve) => (wakeLoop = resolve));
+      return;
+    }
+    const lease = await core.evalWork.lease.mutate({ runner: name, max: wanted, wait_ms: longPollMs }, { signal: stopping.signal });
+    if (lease.lease_ms !== leaseMs || !renewTimer) {
+      leaseMs = lease.lease_ms;
+      scheduleRenewals();
+    }
+    for (const execution of lease.executions) {
+      held.set(execution.id, execution);
+      queue.push(execution);
+    }
+    pump();
+  }
 
   const loop = (async () => {
     let reachable = false;
     let refused = false;
-    while (!stopped) {
+    while (!stopping.signal.aborted) {
       try {
-        await core.health.ping.query();
-        if (!reachable) log.info({ core: coreUrl }, 'eval runner connected to core');
-        reachable = true;
-        refused = false;
-        markConnected();
+        if (!reachable) {
+          await core.health.ping.query(undefined, { signal: stopping.signal });
+          log.info({ core: coreUrl, runner: name, concurrency }, 'eval runner connected to core');
+          reachable = true;
+          refused = false;
+          markConnected();
+        }
+        await leaseMore();
       } catch (error) {
+        if (stopping.signal.aborted) break;
         if (refusedByCore(error)) {
           if (!refused) log.error({ core: coreUrl }, "core refused the runner: its SVC_SECRET_KEY is not core's; retrying");
           refused = true;
-        } else if (reachable) log.warn({ core: coreUrl }, 'core unreachable; retrying');
+        } else if (reachable) log.warn({ core: coreUrl, err: error }, 'core unreachable; retrying');
         reachable = false;
+        await sleep(pollMs, stopping.signal);
       }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, pollMs);
-      });
     }
   })();
 
   return {
     connected,
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      wake();
+      stopping.abort();
+      wakeLoop();
       await loop;
+      // What is leased and waiting is replayed too, within the grace; past it, the leases expire and another runner takes over.
+      const drained = (async () => {
+        while (working.size > 0) await Promise.race(working);
+      })();
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, stopGraceMs).unref());
+      await Promise.race([drained, timeout]);
+      if (held.size > 0) log.warn({ executions: held.size }, 'stopped with cases in flight; their leases will expire');
+      clearInterval(renewTimer);
     },
   };
 }

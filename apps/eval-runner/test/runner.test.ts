@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
-import { startPlatform } from '@svc/gateway/testing';
 import { freePort, removeTempDirs, tempDir } from '@svc/testkit';
 import { pino } from 'pino';
 import { afterAll, expect, it } from 'vitest';
@@ -18,6 +17,13 @@ afterAll(removeTempDirs);
 function capture() {
   const lines: string[] = [];
   return { lines, log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) };
+}
+
+/** Core alone over HTTP, as the runner reaches it. */
+async function startCoreAlone() {
+  const secretKey = randomBytes(32);
+  const core = await startCore({ dataDir: tempDir(), port: 0, secretKey, log });
+  return { core, secretKey };
 }
 
 function runMain(env: NodeJS.ProcessEnv) {
@@ -34,13 +40,13 @@ function runMain(env: NodeJS.ProcessEnv) {
 }
 
 it('connects to core, keeps polling, and stops promptly', async () => {
-  const platform = await startPlatform();
-  const runner = startRunner({ coreUrl: platform.core.url, pollMs: 60_000, secretKey: platform.secretKey, log });
+  const { core, secretKey } = await startCoreAlone();
+  const runner = startRunner({ coreUrl: core.url, pollMs: 60_000, secretKey, log });
   await runner.connected;
   const started = Date.now();
   await runner.stop();
   expect(Date.now() - started).toBeLessThan(1000);
-  await platform.stop();
+  await core.stop();
 });
 
 it('waits for a core that starts later', async () => {
@@ -59,24 +65,24 @@ it('waits for a core that starts later', async () => {
 });
 
 it('is refused by a core whose key is not its own, and says which setting differs', async () => {
-  const platform = await startPlatform();
+  const { core } = await startCoreAlone();
   const { lines, log: runnerLog } = capture();
-  const runner = startRunner({ coreUrl: platform.core.url, pollMs: 50, secretKey: randomBytes(32), log: runnerLog });
+  const runner = startRunner({ coreUrl: core.url, pollMs: 50, secretKey: randomBytes(32), log: runnerLog });
   let connected = false;
   void runner.connected.then(() => (connected = true));
   await expect.poll(() => lines.join('')).toContain("core refused the runner: its SVC_SECRET_KEY is not core's");
   expect(connected).toBe(false);
   await runner.stop();
-  await platform.stop();
+  await core.stop();
 });
 
 it('runs as its own process and exits 0 on SIGTERM', async () => {
-  const platform = await startPlatform();
-  const runner = runMain({ CORE_URL: platform.core.url, SVC_SECRET_KEY: platform.secretKey.toString('base64') });
+  const { core, secretKey } = await startCoreAlone();
+  const runner = runMain({ CORE_URL: core.url, SVC_SECRET_KEY: secretKey.toString('base64') });
   await expect.poll(() => runner.output().out, { timeout: 20_000 }).toContain('connected to core');
   runner.child.kill('SIGTERM');
   expect(await runner.exited).toBe(0);
-  await platform.stop();
+  await core.stop();
 }, 30_000);
 
 it('refuses to start without SVC_SECRET_KEY outside local mode (exit 78, naming it)', async () => {

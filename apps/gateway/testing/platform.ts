@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
+import { startRunner } from '@svc/eval-runner';
 import { freePort, tempDir } from '@svc/testkit';
 import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit';
 import { startGateway } from '../src/index.ts';
@@ -28,6 +29,12 @@ export interface PlatformOptions {
   mail?: Partial<CoreConfig['mail']>;
   /** Tests whose fake tool backends listen on 127.0.0.1 allow private networks; the gateway's port is always refused. */
   toolEgress?: Pick<CoreConfig['toolEgress'], 'allowPrivateNetworks'>;
+  /** Model providers' base URLs and keys (fake providers), for agents and judges. */
+  models?: CoreConfig['models'];
+  /** Core's judge models (SVC_JUDGE_MODELS) and eval lease length (SVC_EVAL_LEASE_MS). */
+  evals?: Partial<CoreConfig['evals']>;
+  /** The eval runner's EVAL_CONCURRENCY (8 unless told); 0 runs none in process (tests that run their own). */
+  evalConcurrency?: number;
   /** Reuse a data dir and key, e.g. to restart on the same database. */
   dataDir?: string;
   secretKey?: Buffer;
@@ -56,6 +63,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     delivery: { ...defaultConfig.delivery, pollMs: 100, backoffBaseMs: 20, ...options.delivery },
     mail: { ...defaultConfig.mail, ...options.mail },
     toolEgress: { ...defaultConfig.toolEgress, ...options.toolEgress, gatewayPort: port },
+    models: options.models ?? defaultConfig.models,
+    evals: { ...defaultConfig.evals, ...options.evals },
   };
   const core = await startCore({
     dataDir,
@@ -73,9 +82,26 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     secretKey,
     log: createLogger('gateway', quiet),
   });
+  // The eval runner, as its own process would: over HTTP, with the same providers and tool egress as core's turns.
+  const evalRunner =
+    options.evalConcurrency === 0
+      ? undefined
+      : startRunner({
+          coreUrl: core.url,
+          pollMs: 100,
+          secretKey,
+          concurrency: options.evalConcurrency,
+          providers: config.models,
+          egress: core.services.toolEgress,
+          stopGraceMs: 2000,
+          log: createLogger('eval-runner', quiet),
+        });
   let halted: Promise<void> | undefined;
   const halt = () => {
-    halted ??= gateway.stop().then(() => core.stop());
+    halted ??= gateway
+      .stop()
+      .then(() => evalRunner?.stop())
+      .then(() => core.stop());
     return halted;
   };
   return {

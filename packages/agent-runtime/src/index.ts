@@ -1,4 +1,5 @@
 export * from './bundle.ts';
+export * from './grading.ts';
 export { EgressRefused, type EgressRules, egressRefusal } from './egress.ts';
 export * from './knowledge.ts';
 export * from './manifest.ts';

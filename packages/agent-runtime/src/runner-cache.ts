@@ -25,6 +25,7 @@ const charsOf = (agent: AgentDefinition) =>
  */
 export class AgentRunnerCache {
   private readonly runners: LRUCache<string, AgentRunner>;
+  private readonly building = new Map<string, Promise<AgentRunner>>();
 
   constructor({ maxRunners = 500, maxChars = 200_000_000 }: RunnerCacheLimits = {}) {
     this.runners = new LRUCache<string, AgentRunner>({
@@ -38,11 +39,20 @@ export class AgentRunnerCache {
     return this.runners.size;
   }
 
+  /** The runner of `key`, built once even when many turns ask for it at the same time. */
   async get(key: string, build: () => Promise<AgentRunner>): Promise<AgentRunner> {
     const cached = this.runners.get(key);
     if (cached) return cached;
-    const runner = await build();
-    this.runners.set(key, runner);
-    return runner;
+    let building = this.building.get(key);
+    if (!building) {
+      building = build()
+        .then((runner) => {
+          this.runners.set(key, runner);
+          return runner;
+        })
+        .finally(() => this.building.delete(key));
+      this.building.set(key, building);
+    }
+    return building;
   }
 }

@@ -34,12 +34,17 @@ export interface TurnResult {
 /** Rounds of tool calls a turn may take before it must answer. */
 const maxRounds = 6;
 
-export function providerFor(agent: AgentDefinition, settings: ProviderSettings): ModelProvider {
-  const [provider, ...rest] = agent.manifest.model.split(':');
+/** The model named `provider:model` (`openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`); undefined for another provider. */
+export function modelProvider(name: string, settings: ProviderSettings): ModelProvider | undefined {
+  const [provider, ...rest] = name.split(':');
   const model = rest.join(':');
   if (provider === 'openai') return openAiProvider(model, settings.openai ?? {});
   if (provider === 'anthropic') return anthropicProvider(model, settings.anthropic ?? {});
-  return scriptedProvider(agent.manifest);
+  return undefined;
+}
+
+export function providerFor(agent: AgentDefinition, settings: ProviderSettings): ModelProvider {
+  return modelProvider(agent.manifest.model, settings) ?? scriptedProvider(agent.manifest);
 }
 
 const knowledgeTool: ToolDefinition = {

@@ -21,6 +21,22 @@ describe('the runner cache', () => {
     expect(built).toEqual(['v1', 'v2', 'v3', 'v2']);
   });
 
+  it('builds a runner once when many turns ask for it at the same time, and again after a failed build', async () => {
+    const cache = new AgentRunnerCache();
+    let builds = 0;
+    const build = async () => {
+      builds++;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (builds === 1) throw new Error('core did not answer');
+      return new AgentRunner(supportAgent('scripted', 'http://127.0.0.1:1'), {}, localNetwork);
+    };
+    const failed = await Promise.allSettled([cache.get('v1', build), cache.get('v1', build)]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    const runners = await Promise.all(Array.from({ length: 8 }, () => cache.get('v1', build)));
+    expect(new Set(runners).size).toBe(1);
+    expect(builds).toBe(2);
+  });
+
   it('keeps the agents it holds within maxChars of text', async () => {
     const agent = supportAgent('scripted', 'http://127.0.0.1:1');
     const chars =

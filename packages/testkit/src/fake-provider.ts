@@ -6,6 +6,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** When it arrived (Date.now()). */
+  receivedAt: number;
 }
 
 export interface FakeReply {
@@ -13,6 +15,8 @@ export interface FakeReply {
   body: unknown;
   /** Answers only after this long: a slow provider. */
   delayMs?: number;
+  /** Headers of the answer besides its content type, e.g. `retry-after`. */
+  headers?: Record<string, string>;
 }
 
 export interface FakeProvider {
@@ -52,6 +56,7 @@ export async function startFakeProvider(
         path: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
       };
       received++;
       const reply = replies.shift() ?? fallback(recorded);
@@ -60,7 +65,8 @@ export async function startFakeProvider(
         given.push(reply);
       }
       for (const wake of waiters.splice(0)) wake();
-      const answer = () => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+      const answer = () =>
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
       if (reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs).unref();
       else answer();
     });
@@ -106,4 +112,32 @@ export const graphAccepted = (): FakeReply => ({
 export const twilioAccepted = (): FakeReply => ({
   status: 201,
   body: { sid: `SM${String(++messageCounter).padStart(32, '0')}`, status: 'queued' },
+});
+
+/** An OpenAI-compatible chat completion answering `content`. */
+export const chatCompletion = (content: string, usage = { prompt_tokens: 100, completion_tokens: 10 }): FakeReply => ({
+  status: 200,
+  body: {
+    id: `chatcmpl-${++messageCounter}`,
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-4.1-mini',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  },
+});
+
+/** An Anthropic Messages API answer of one text block. */
+export const anthropicMessage = (text: string, usage = { input_tokens: 200, output_tokens: 20 }): FakeReply => ({
+  status: 200,
+  body: {
+    id: `msg_${++messageCounter}`,
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-6',
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage,
+  },
 });

@@ -1,6 +1,7 @@
 import type { Endpoint } from '../http/endpoint.ts';
 import { agentEndpoints } from './agents.ts';
 import { deviceAuthEndpoints } from './device-auth.ts';
+import { evalEndpoints } from './evals.ts';
 import { flagEndpoints } from './flags.ts';
 import { healthEndpoints } from './health.ts';
 import { memberEndpoints } from './members.ts';
@@ -20,5 +21,6 @@ export const endpoints: Endpoint[] = [
   ...senderEndpoints,
   ...agentEndpoints,
   ...flagEndpoints,
+  ...evalEndpoints,
   ...memberEndpoints,
 ];

@@ -3,6 +3,7 @@ import type { JsonResponse } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCases } from './cases/agents.ts';
 import { deviceAuthCases } from './cases/device-auth.ts';
+import { evalCases } from './cases/evals.ts';
 import { flagCases } from './cases/flags.ts';
 import { memberCases } from './cases/members.ts';
 import { senderCases } from './cases/senders.ts';
@@ -19,6 +20,7 @@ const cases: OperationCases = {
   ...senderCases,
   ...agentCases,
   ...flagCases,
+  ...evalCases,
   ...memberCases,
 };
 

@@ -35,7 +35,12 @@ export type OperationCases = Record<string, OperationCase>;
 export async function startWorld(): Promise<World> {
   const clock = fakeClock();
   const graph: FakeProvider = await startFakeProvider(graphAccepted);
-  const platform = await startPlatform({ clock: clock.now, providers: { whatsappGraphUrl: graph.url } });
+  // Tools may reach backends on 127.0.0.1: eval replays call a backend that holds them while a run is cancelled.
+  const platform = await startPlatform({
+    clock: clock.now,
+    providers: { whatsappGraphUrl: graph.url },
+    toolEgress: { allowPrivateNetworks: true },
+  });
   const down = await startGatewayWithoutCore();
   const mailPlatform = await startPlatform({ localMode: true });
   const mailToken = await createUserWithToken(mailPlatform, 'ada@example.com');

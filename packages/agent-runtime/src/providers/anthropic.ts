@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
-import { modelFamily } from './family.ts';
+import { maxRetries, modelFamily } from './family.ts';
 
 export interface AnthropicSettings {
   baseURL?: string;
@@ -34,7 +34,7 @@ function toMessages(steps: Step[]): MessageParam[] {
 
 /** Anthropic's Messages API. */
 export function anthropicProvider(model: string, settings: AnthropicSettings): ModelProvider {
-  const client = new Anthropic({ apiKey: settings.apiKey ?? 'not-set', baseURL: settings.baseURL, maxRetries: 2 });
+  const client = new Anthropic({ apiKey: settings.apiKey ?? 'not-set', baseURL: settings.baseURL, maxRetries });
   return {
     family: modelFamily('anthropic', model),
     model,

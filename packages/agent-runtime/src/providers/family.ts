@@ -1,3 +1,9 @@
+/**
+ * Retries of a model call answered 429 or 5xx (or not answered), with the clients' backoff, which honours the
+ * provider's Retry-After: enough to ride out a rate limit's window before the turn fails.
+ */
+export const maxRetries = 4;
+
 /** The family of a model, from its name: what "a judge of another family" compares. */
 export function modelFamily(provider: string, model: string): string {
   const name = model.toLowerCase();

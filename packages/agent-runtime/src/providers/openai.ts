@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
-import { modelFamily } from './family.ts';
+import { maxRetries, modelFamily } from './family.ts';
 
 export interface OpenAiSettings {
   baseURL?: string;
@@ -26,7 +26,7 @@ function toMessages(system: string, steps: Step[]): ChatCompletionMessageParam[]
 
 /** Any OpenAI-compatible chat completions server: OpenAI, vLLM, Ollama, llama.cpp server. */
 export function openAiProvider(model: string, settings: OpenAiSettings): ModelProvider {
-  const client = new OpenAI({ apiKey: settings.apiKey ?? 'not-needed', baseURL: settings.baseURL, maxRetries: 2 });
+  const client = new OpenAI({ apiKey: settings.apiKey ?? 'not-needed', baseURL: settings.baseURL, maxRetries });
   return {
     family: modelFamily('openai', model),
     model,

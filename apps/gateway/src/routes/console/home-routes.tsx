@@ -6,7 +6,7 @@ import { WorkspacePage } from './pages/workspace.tsx';
 import { sendPage } from './render.tsx';
 
 /** The console's home and each workspace's page. */
-export function homeRoutes(routes: Router, { page, viewer }: PageKit): void {
+export function homeRoutes(routes: Router, { core, session, page, viewer }: PageKit): void {
   routes.get(
     '/',
     page(async (req, res) => {
@@ -24,7 +24,9 @@ export function homeRoutes(routes: Router, { page, viewer }: PageKit): void {
       const workspace = signedIn.workspaces.find((w) => w.slug === slug);
       // A workspace the person does not belong to answers as one that does not exist.
       if (!workspace) throw new DomainError('workspace_not_found', `no workspace "${slug}" among yours`);
-      sendPage(res, <WorkspacePage viewer={signedIn} workspace={workspace} />);
+      const { environments } = await core.agents.environments.query({ workspace: slug }, session.caller(req));
+      const agents = [...new Set(environments.flatMap((e) => e.version?.agents ?? []))].sort();
+      sendPage(res, <WorkspacePage viewer={signedIn} workspace={workspace} agents={agents} />);
     }),
   );
 }

@@ -20,3 +20,14 @@ export const chatPath = (slug: string, chatId: string) => `${workspacePath(slug)
 export const flagsPath = (slug: string) => `${workspacePath(slug)}/flags`;
 export const flagPath = (slug: string, flagId: string) => `${flagsPath(slug)}/${encodeURIComponent(flagId)}`;
 export const chatFlagsPath = (slug: string, chatId: string) => `${chatPath(slug, chatId)}/flags`;
+
+/** An agent's eval cases; adding, editing and removing a case post below it. */
+export const agentEvalsPath = (slug: string, agent: string) => `${workspacePath(slug)}/agents/${encodeURIComponent(agent)}/evals`;
+export const evalCasePath = (slug: string, agent: string, caseId: string) =>
+  `${agentEvalsPath(slug, agent)}/cases/${encodeURIComponent(caseId)}`;
+
+/** A workspace's eval runs, newest first; a run's page; a person's verdict on one of its results posts below it. */
+export const evalRunsPath = (slug: string) => `${workspacePath(slug)}/evals`;
+export const evalRunPath = (slug: string, runId: string) => `${evalRunsPath(slug)}/${encodeURIComponent(runId)}`;
+export const overridePath = (slug: string, runId: string, caseId: string) =>
+  `${evalRunPath(slug, runId)}/results/${encodeURIComponent(caseId)}/override`;

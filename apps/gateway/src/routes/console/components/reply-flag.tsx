@@ -1,5 +1,5 @@
 import type { FlagAnswer, FlagWithHistoryAnswer } from '../core-answers.ts';
-import { chatFlagsPath, flagPath } from '../paths.ts';
+import { agentEvalsPath, chatFlagsPath, evalRunPath, evalRunsPath, flagPath } from '../paths.ts';
 import { CsrfField } from './csrf-field.tsx';
 import { When } from './when.tsx';
 
@@ -10,6 +10,20 @@ export interface ReplyFlagProps {
   csrfToken: string;
   /** The reply's flags, each with its history; at most one is not removed. */
   flags: FlagWithHistoryAnswer[];
+  /** The live eval run that fixed the flag, when it is fixed and the run is known. */
+  fixedByRun?: string;
+}
+
+/** Where the flag's case is, and, once fixed, the live run whose pass fixed it. */
+function FlagEvals({ workspace, flag, fixedByRun }: { workspace: string; flag: FlagAnswer; fixedByRun?: string }) {
+  if (!flag.eval_case_id && flag.status !== 'fixed') return null;
+  const liveRuns = `${evalRunsPath(workspace)}?environment=live`;
+  return (
+    <p className="actions">
+      {flag.eval_case_id && <a href={`${agentEvalsPath(workspace, flag.agent)}#${encodeURIComponent(flag.eval_case_id)}`}>Eval case</a>}
+      {flag.status === 'fixed' && <a href={fixedByRun ? evalRunPath(workspace, fixedByRun) : liveRuns}>The live run that fixed it</a>}
+    </p>
+  );
 }
 
 /** A flag's state as a person reads it: fixed names the version that fixed it. */
@@ -51,7 +65,7 @@ function FlagHistory({ flag }: { flag: FlagWithHistoryAnswer }) {
  * What a supervisor does with an agent reply: flag it with a note, or, once flagged, see the flag's state and
  * history, edit its note or remove it. Removed flags stay listed with their history; the reply can be flagged again.
  */
-export function ReplyFlag({ workspace, chatId, messageId, csrfToken, flags }: ReplyFlagProps) {
+export function ReplyFlag({ workspace, chatId, messageId, csrfToken, flags, fixedByRun }: ReplyFlagProps) {
   const live = flags.find((f) => f.status !== 'removed');
   const removed = flags.filter((f) => f.status === 'removed');
   const csrf = <CsrfField token={csrfToken} />;
@@ -63,6 +77,7 @@ export function ReplyFlag({ workspace, chatId, messageId, csrfToken, flags }: Re
           <p>
             Flag: <FlagState flag={live} /> · flagged by {live.created_by}
           </p>
+          <FlagEvals workspace={workspace} flag={live} fixedByRun={fixedByRun} />
           <form method="post" action={`${flagPath(workspace, live.id)}/note`}>
             {csrf}
             <label htmlFor={noteId('edit-note')}>Note</label>

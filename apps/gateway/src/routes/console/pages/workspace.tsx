@@ -1,10 +1,11 @@
 import type { Workspace } from '@svc/domain';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
-import { flagsPath, inboxPath, membersPath } from '../paths.ts';
+import { agentEvalsPath, evalRunsPath, flagsPath, inboxPath, membersPath } from '../paths.ts';
 import type { Viewer } from '../viewer.ts';
 
-export function WorkspacePage({ viewer, workspace }: { viewer: Viewer; workspace: Workspace }) {
+/** A workspace: what it is, where its pages are, and its agents (those deployed anywhere), each with its eval cases. */
+export function WorkspacePage({ viewer, workspace, agents }: { viewer: Viewer; workspace: Workspace; agents: string[] }) {
   return (
     <Layout title={workspace.name ?? workspace.slug} viewer={viewer} workspace={workspace.slug}>
       <h1>{workspace.name ?? workspace.slug}</h1>
@@ -23,8 +24,21 @@ export function WorkspacePage({ viewer, workspace }: { viewer: Viewer; workspace
       <p className="actions">
         <a href={inboxPath(workspace.slug)}>Inbox</a>
         <a href={flagsPath(workspace.slug)}>Flags</a>
+        <a href={evalRunsPath(workspace.slug)}>Eval runs</a>
         <a href={membersPath(workspace.slug)}>Members</a>
       </p>
+      {agents.length > 0 && (
+        <section aria-label="Agents">
+          <h2>Agents</h2>
+          <ul className="agents">
+            {agents.map((agent) => (
+              <li key={agent}>
+                {agent} · <a href={agentEvalsPath(workspace.slug, agent)}>Eval cases</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <p className="muted">
         A repository deploys its agents here when its <code>svc.yaml</code> names <code>{workspace.slug}</code>.
       </p>

@@ -1,0 +1,119 @@
+import type { EvalCaseView } from '@svc/domain';
+import { CsrfField } from '../components/csrf-field.tsx';
+import { Layout } from '../components/layout.tsx';
+import { When } from '../components/when.tsx';
+import { agentEvalsPath, chatPath, evalCasePath, evalRunsPath } from '../paths.ts';
+import type { Viewer } from '../viewer.ts';
+
+/** Where a flag's reply is: its case links there. */
+export interface FlaggedReply {
+  chat_id: string;
+  message_id: string;
+}
+
+export interface EvalCasesPageProps {
+  viewer: Viewer;
+  workspace: string;
+  agent: string;
+  cases: EvalCaseView[];
+  /** The reply of each flag that made one of the cases, by flag id. */
+  flaggedReplies: Map<string, FlaggedReply>;
+}
+
+/** The visitor's messages and the outcome expected, as the add and edit forms take them: one message per line. */
+function CaseFields({ idPrefix, turns, expected }: { idPrefix: string; turns?: string[]; expected?: string }) {
+  return (
+    <>
+      <label htmlFor={`${idPrefix}-turns`}>Visitor messages, one per line</label>
+      <textarea id={`${idPrefix}-turns`} name="turns" rows={4} required defaultValue={turns?.join('\n')} />
+      <label htmlFor={`${idPrefix}-expected`}>Expected outcome</label>
+      <textarea id={`${idPrefix}-expected`} name="expected" rows={3} required maxLength={10_000} defaultValue={expected} />
+    </>
+  );
+}
+
+function Origin({
+  workspace,
+  evalCase,
+  flaggedReplies,
+}: {
+  workspace: string;
+  evalCase: EvalCaseView;
+  flaggedReplies: Map<string, FlaggedReply>;
+}) {
+  if ('created_by' in evalCase.origin) return <>Added by {evalCase.origin.created_by}</>;
+  const reply = flaggedReplies.get(evalCase.origin.flag_id);
+  return reply ? (
+    <a href={`${chatPath(workspace, reply.chat_id)}#${encodeURIComponent(reply.message_id)}`}>From a flag</a>
+  ) : (
+    <>From a flag</>
+  );
+}
+
+/**
+ * An agent's eval cases: those made from flags (changed through their flag, on the flagged reply's chat) and those
+ * added by hand, which can be edited and removed here.
+ */
+export function EvalCasesPage({ viewer, workspace, agent, cases, flaggedReplies }: EvalCasesPageProps) {
+  const csrf = <CsrfField token={viewer.csrfToken} />;
+  return (
+    <Layout title={`Eval cases of ${agent}`} viewer={viewer} workspace={workspace}>
+      <p>
+        <a href={evalRunsPath(workspace)}>Eval runs</a>
+      </p>
+      <h1>Eval cases of {agent}</h1>
+      <p className="muted">
+        Each run replays a case&apos;s visitor messages to the agent in a fresh chat and grades the last reply against the expected outcome.
+      </p>
+      {cases.length ? (
+        <ol className="eval-cases">
+          {cases.map((c) => (
+            <li key={c.id} id={c.id} className="eval-case">
+              <p className="meta">
+                <Origin workspace={workspace} evalCase={c} flaggedReplies={flaggedReplies} /> · <When at={c.created_at} /> ·{' '}
+                <code>{c.id}</code>
+              </p>
+              <ol className="turns" aria-label="Visitor messages">
+                {c.turns.map((turn, i) => (
+                  <li key={i}>{turn}</li>
+                ))}
+              </ol>
+              <p className="expected">
+                <span className="muted">Expected: </span>
+                {c.expected}
+              </p>
+              {'created_by' in c.origin ? (
+                <div className="actions">
+                  <details className="edit-case">
+                    <summary>Edit</summary>
+                    <form method="post" action={evalCasePath(workspace, agent, c.id)} className="case-form">
+                      {csrf}
+                      <CaseFields idPrefix={`edit-${c.id}`} turns={c.turns} expected={c.expected} />
+                      <button>Save case</button>
+                    </form>
+                  </details>
+                  <form method="post" action={`${evalCasePath(workspace, agent, c.id)}/remove`}>
+                    {csrf}
+                    <button className="secondary">Delete</button>
+                  </form>
+                </div>
+              ) : (
+                <p className="muted">Change it through its flag, on the flagged reply.</p>
+              )}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="muted">No cases yet: flag a reply with a note, or add one below.</p>
+      )}
+      <section aria-label="Add a case">
+        <h2>Add a case</h2>
+        <form method="post" action={`${agentEvalsPath(workspace, agent)}/cases`} className="case-form">
+          {csrf}
+          <CaseFields idPrefix="new" />
+          <button>Add case</button>
+        </form>
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,77 @@
+import type { EvalRunView } from '@svc/domain';
+import { Layout } from '../components/layout.tsx';
+import { RunCounts, RunVerdict } from '../components/run-verdict.tsx';
+import { When } from '../components/when.tsx';
+import { evalRunPath, evalRunsPath } from '../paths.ts';
+import type { Viewer } from '../viewer.ts';
+
+export interface EvalRunsPageProps {
+  viewer: Viewer;
+  workspace: string;
+  runs: EvalRunView[];
+  /** The environment the list is narrowed to, if any. */
+  environment?: string;
+  nextCursor: string | null;
+}
+
+/** A workspace's eval runs, newest first: where each ran, on which version, and how it came out. */
+export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor }: EvalRunsPageProps) {
+  const pageLink = (cursor?: string) => {
+    const query = new URLSearchParams(Object.entries({ environment, cursor }).filter((e): e is [string, string] => !!e[1]));
+    return `${evalRunsPath(workspace)}${query.size ? `?${query}` : ''}`;
+  };
+  return (
+    <Layout title={`Eval runs of ${workspace}`} viewer={viewer} workspace={workspace}>
+      <h1>Eval runs{environment && <> on {environment}</>}</h1>
+      {environment && (
+        <p>
+          <a href={evalRunsPath(workspace)}>Every environment</a>
+        </p>
+      )}
+      {runs.length ? (
+        <table className="stacked runs">
+          <thead>
+            <tr>
+              <th>Run</th>
+              <th>Environment</th>
+              <th>Version</th>
+              <th>Status</th>
+              <th>Cases</th>
+              <th>Started</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <a href={evalRunPath(workspace, run.id)}>
+                    <code>{run.id}</code>
+                  </a>
+                  {run.agent && <span className="muted"> ({run.agent})</span>}
+                </td>
+                <td data-label="Environment">{run.environment}</td>
+                <td data-label="Version">v{run.version.number}</td>
+                <td data-label="Status">
+                  <RunVerdict run={run} />
+                </td>
+                <td data-label="Cases">
+                  <RunCounts run={run} />
+                </td>
+                <td data-label="Started">
+                  <When at={run.created_at} /> by {run.created_by}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">
+          No runs yet: <code>svc eval</code> starts one, and so does a publish to live once the workspace has cases.
+        </p>
+      )}
+      <nav className="pager" aria-label="Pages">
+        {nextCursor && <a href={pageLink(nextCursor)}>Older runs</a>}
+      </nav>
+    </Layout>
+  );
+}

@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { chatCompletion, type FakeProvider, startFakeProvider } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { agentFiles, replayWorld } from './replay-world.ts';
+
+const runnerMain = fileURLToPath(new URL('../../../eval-runner/src/main.ts', import.meta.url));
+
+describe('a runner killed mid-run', () => {
+  let platform: TestPlatform;
+  let openai: FakeProvider;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    openai = await startFakeProvider(() => ({ ...chatCompletion('Here is the answer.'), delayMs: 150 }));
+    // No runner in core's process: the runners here are processes of their own. Leases last 1.5 s.
+    platform = await startPlatform({ evalConcurrency: 0, evals: { leaseMs: 1500 } });
+  });
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await platform.stop();
+    await openai.close();
+  });
+
+  function runner(): { child: ChildProcess; output: () => string } {
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), runnerMain], {
+      env: {
+        PATH: process.env.PATH,
+        CORE_URL: platform.core.url,
+        SVC_SECRET_KEY: platform.secretKey.toString('base64'),
+        EVAL_CONCURRENCY: '4',
+        OPENAI_BASE_URL: `${openai.url}/v1`,
+        OPENAI_API_KEY: 'sk-agent',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    return { child, output: () => output };
+  }
+
+  it('loses nothing: its leases expire, another runner finishes the run, and no case is counted twice', async () => {
+    const world = await replayWorld(platform, 'acme', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
+    const cases = 16;
+    for (let i = 0; i < cases; i++) await world.addCase('support', [`question ${i}`, 'and then?'], 'Says "the answer".');
+    const started = await world.startRun();
+
+    const first = runner();
+    // Some cases reported, others in flight (their model calls answered or pending): then the runner dies.
+    await expect
+      .poll(() => first.output().match(/case finished/g)?.length ?? 0, { timeout: 20_000, interval: 20 })
+      .toBeGreaterThanOrEqual(3);
+    const inFlight = openai.received;
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+    const atKill = (await world.api(`/evals/runs/${started.body.id}`)).body;
+    expect(atKill.done).toBeLessThan(cases);
+    expect(inFlight).toBeGreaterThan(atKill.done * 2); // it had turns of unreported cases under way
+
+    const second = runner();
+    const run = await world.finished(started.body.id, 30_000);
+    expect(run).toMatchObject({ cases, done: cases, passed: cases, failed: 0, errors: 0 });
+    expect(new Set(run.results.map((r: { case_id: string }) => r.case_id)).size).toBe(cases);
+    // One replay chat per case: what the killed runner had under way was replayed again, never recorded twice.
+    const db = new Database(join(platform.dataDir, 'svc.db'), { readonly: true });
+    const replays = db.prepare('select count(*) as n from chats where replay = 1').get() as { n: number };
+    db.close();
+    expect(replays.n).toBe(cases);
+    expect(second.output()).toContain('case finished');
+    second.child.kill('SIGTERM');
+    expect((await once(second.child, 'exit'))[0]).toBe(0);
+  }, 60_000);
+});
+
+describe('leases across runs', () => {
+  let platform: TestPlatform;
+  let openai: FakeProvider;
+  beforeAll(async () => {
+    openai = await startFakeProvider(() => ({ ...chatCompletion('Here is the answer.'), delayMs: 20 }));
+    platform = await startPlatform({ evalConcurrency: 2, models: { openai: { baseURL: `${openai.url}/v1` } } });
+  });
+  afterAll(async () => {
+    await platform.stop();
+    await openai.close();
+  });
+
+  it('go round robin: a small run started after a large one is not stuck behind it', async () => {
+    const world = await replayWorld(platform, 'acme', {
+      ...agentFiles('support', 'model: openai:gpt-4.1-mini\n'),
+      ...agentFiles('sales', 'model: openai:gpt-4.1-mini\n'),
+    });
+    for (let i = 0; i < 40; i++) await world.addCase('support', [`support ${i}`], 'Says "the answer".');
+    for (let i = 0; i < 4; i++) await world.addCase('sales', [`sales ${i}`], 'Says "the answer".');
+    const large = (await world.startRun({ agent: 'support' })).body;
+    const small = (await world.startRun({ agent: 'sales' })).body;
+    const smallDone = await world.finished(small.id);
+    const largeDone = await world.finished(large.id);
+    expect(smallDone.passed).toBe(4);
+    expect(largeDone.passed).toBe(40);
+    // Before the small run finished, the runner had replayed only a few of the large run's cases, not all 40.
+    const executions = await platform.core.services.store.evalRuns.executions(large.id);
+    const before = executions.filter((e) => e.finishedAt! <= smallDone.finished_at).length;
+    expect(before).toBeLessThanOrEqual(10);
+  });
+});
