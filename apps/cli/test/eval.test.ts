@@ -129,10 +129,8 @@ describe('svc eval against the platform (deterministic grader, the scripted demo
   it('Ctrl-C cancels the run on the server and exits 130', async () => {
     const backend = await startHeldBackend();
     try {
-      for (const [name, value] of [
-        ['BACKEND_URL', backend.url],
-        ['BACKEND_TOKEN', 'tok'],
-      ]) {
+      const secrets = { BACKEND_URL: backend.url, BACKEND_TOKEN: 'tok' };
+      for (const [name, value] of Object.entries(secrets)) {
         expect((await svc(['secrets', 'set', name, '--env', 'live'], `${value}\n`)).code).toBe(0);
       }
       await addCase('order', ['Where is my order A-1001?'], 'Says it is "shipped".');
