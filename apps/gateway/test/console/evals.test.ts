@@ -176,8 +176,11 @@ it("a fixed flag on its chat's page links to its case and to the live run that f
 }, 60_000);
 
 it.each(widths)(
-  'the eval pages fit a window %i px wide',
+  'the eval pages fit a window %i px wide, a long unbroken message and its replay included',
   async (width) => {
+    const long = `https://shop.example.com/orders/${'A'.repeat(200)}`;
+    expect((await api('/evals/cases', { json: { agent: 'sales', turns: [long], expected: `Says "${long}".` } })).status).toBe(201);
+    await finished((await api('/evals/runs', { json: {} })).body.id);
     const window = await windowOf(browser, width);
     await signIn(window, platform, 'ada@example.com');
     const page = await window.newPage();
