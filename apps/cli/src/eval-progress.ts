@@ -7,11 +7,15 @@ export interface RunProgress {
   stop(): void;
 }
 
-const counts = (run: EvalRunView) => ({ passed: run.passed, failed: run.failed, errors: run.errors });
+const counts = (run: EvalRunView) => ({
+  passed: run.passed,
+  failed: run.failed,
+  errors: `${run.errors} error${run.errors === 1 ? '' : 's'}`,
+});
 
 function bar(started: EvalRunView, stream: NodeJS.WriteStream): RunProgress {
   const progress = new SingleBar(
-    { stream, format: '{bar} {value}/{total} cases | {passed} passed | {failed} failed | {errors} errors', hideCursor: true },
+    { stream, format: '{bar} {value}/{total} cases | {passed} passed | {failed} failed | {errors}', hideCursor: true },
     Presets.shades_classic,
   );
   progress.start(started.cases, started.done, counts(started));

@@ -316,6 +316,18 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         }
         // Every other slot that freed went to the small run, until it had none left.
         expect(leasedSmall).toEqual(small);
+        });
+
+      it('takes turns across lease requests too: the run with fewer executions under lease gets the next one', async () => {
+        await startRun('run_big', 20, { createdAt: at(2) });
+        await startRun('run_small', 3, { createdAt: at(3) });
+        // A runner asks for one execution each time a slot frees.
+        const next = async () => (await store.evalWork.lease('runner_a', 1, at(4), at(5))).map((e) => e.runId);
+        const order = [...(await next()), ...(await next()), ...(await next()), ...(await next())];
+        expect(order).toEqual(['run_big', 'run_small', 'run_big', 'run_small']);
+        // An expired lease is under lease no more: its run counts as having none.
+        const later = await store.evalWork.lease('runner_b', 3, at(5, 1), at(7));
+        expect(later.map((e) => e.runId)).toEqual(['run_big', 'run_small', 'run_big']);
       });
 
       it('grants an expired lease again with a new lease id, and refuses the old holder’s report', async () => {

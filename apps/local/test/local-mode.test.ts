@@ -1,43 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort, removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startLocal, stopLocal } from './start-local.ts';
 
 /** This machine's IPv4 address on a network, as a neighbour would reach it. */
 const networkAddress = Object.values(networkInterfaces())
   .flat()
   .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
 
-const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const tsx = import.meta.resolve('tsx');
-
-let child: ChildProcess | undefined;
-afterEach(() => {
-  child?.kill('SIGKILL');
-});
+afterEach(stopLocal);
 afterAll(removeTempDirs);
-
-function startLocal(env: Record<string, string>) {
-  child = spawn(process.execPath, ['--import', tsx, main], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const ready = new Promise<string>((resolve, reject) => {
-    child!.stdout!.on('data', () => stdout.includes('Press Ctrl-C') && resolve(stdout));
-    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  ready.catch(() => {}); // a test that expects a failed start awaits `exited` instead
-  return { child, ready, exited, output: () => ({ stdout, stderr }) };
-}
 
 describe('pnpm start (local mode)', () => {
   it('starts core, gateway and eval runner, seeds, prints the token and URLs, and stops on Ctrl-C', async () => {

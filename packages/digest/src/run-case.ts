@@ -58,7 +58,8 @@ function override(result: EvalResultView): string | undefined {
 /** One case in full: how it ended, why, and the replay against what was expected. */
 export function caseSection(result: EvalResultView, run: EvalRunDetailView, replayed: ReplayedCase | undefined): string {
   const head = [`agent ${code(result.agent)}`, repeats(result, run)].filter(Boolean).join(' · ');
-  const body = replayed
+  // Every case has a turn: none means the case is gone.
+  const body = replayed?.turns.length
     ? [
         "**Replay** (the visitor turns sent, each followed by the agent's reply):",
         transcript(replayed),

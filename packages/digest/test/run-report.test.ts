@@ -193,11 +193,11 @@ describe('run report golden files', () => {
       result({ case_id: 'case_01' }),
       result({ case_id: 'case_02', verdict: 'fail', graded: 'fail', reasoning: 'It said 60 days.' }),
     ];
-    const report = expectGolden('run-cancelled', {
-      run: run(results, { status: 'cancelled', cases: 5, finished_at: '2026-06-01T12:01:30.000Z' }),
-      baseline: baseline(),
-      cases: { case_01: replayed() },
-    });
+    const cancelled = run(results, { status: 'cancelled', cases: 5, finished_at: '2026-06-01T12:01:30.000Z' });
+    const report = expectGolden('run-cancelled', { run: cancelled, baseline: baseline(), cases: { case_01: replayed() } });
+    // A deleted case reads the same whether it is left out or comes with no turns.
+    const gone = { case_01: replayed(), case_02: replayed({ turns: [], replies: [], expected: '' }) };
+    expect(renderRunReport({ workspace: 'acme', url, run: cancelled, baseline: baseline(), cases: gone })).toBe(report);
     expect(report.split('\n')[0]).toBe('# Evals of `acme` on `feat-refund-flow`, v4: cancelled');
     expect(report).toContain('3 cases did not run: the run was cancelled.');
     expect(report).toContain('cancelled 2026-06-01 12:01:30 UTC');

@@ -29,7 +29,7 @@ async function workspaceApi(command: Command) {
   const options = globalOptions(command);
   const { token } = await requireCredential(options.baseUrl);
   const workspace = await resolveWorkspace(command);
-  return { api: new Api(options.baseUrl, token), options, base: `/api/developer/v1/${encodeURIComponent(workspace)}` };
+  return { api: new Api(options.baseUrl, token), options, workspace, base: `/api/developer/v1/${encodeURIComponent(workspace)}` };
 }
 
 const describeVersion = (v: VersionView) =>
@@ -62,11 +62,15 @@ export function registerAgents(program: Command): void {
     .description("promote an environment's version to live (owner or developer)")
     .option('--from <env>', 'the environment to publish', 'preview')
     .action(async (opts: { from: string }, command: Command) => {
-      const { api, options, base } = await workspaceApi(command);
-      const published = await api.request<Deployment>('POST', `${base}/publish`, { from: opts.from });
+      const { api, options, workspace, base } = await workspaceApi(command);
+      const published = await api.request<Deployment & { eval_run_id: string | null }>('POST', `${base}/publish`, { from: opts.from });
       warnOfMissingSecrets(published);
       if (options.json) return printJson(published);
       process.stdout.write(`Published ${describeVersion(published.version)} from ${opts.from} to live.\n`);
+      if (published.eval_run_id) {
+        const page = `${options.baseUrl}/w/${encodeURIComponent(workspace)}/evals/${encodeURIComponent(published.eval_run_id)}`;
+        process.stdout.write(`Eval run of every case on live started; a pass there marks its flag fixed: ${page}\n`);
+      }
     });
 
   program

@@ -33,15 +33,14 @@ const optionNames: Record<string, string> = { environment: '--env', agent: '--ag
 
 /** The run to start, checked here so a mistyped option is a usage error before anything is sent. */
 async function startRequest(opts: EvalOptions) {
+  if (opts.minPass !== undefined && opts.minPass > (opts.repeat ?? 1)) {
+    throw new CliError('--min-pass must not exceed --repeat (1 when left out)', exitCodes.usage);
+  }
   const environment = opts.env ?? environmentForBranch(await currentBranch());
   const parsed = startRunInput.safeParse({ environment, agent: opts.agent, repeat: opts.repeat, min_pass: opts.minPass });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const option = optionNames[String(issue?.path[0])] ?? 'options';
-  throw new CliError(
-    `${option}: ${issue?.message === 'min_pass must not exceed repeat' ? '--min-pass must not exceed --repeat (1 when left out)' : issue?.message}`,
-    exitCodes.usage,
-  );
+  throw new CliError(`${optionNames[String(issue?.path[0])] ?? 'options'}: ${issue?.message}`, exitCodes.usage);
 }
 
 export function registerEval(program: Command): void {

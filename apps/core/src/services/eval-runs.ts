@@ -32,6 +32,8 @@ const overriders: readonly Role[] = ['owner', 'developer', 'supervisor'];
 /** The environment a run replays when none is named. */
 export const defaultRunEnvironment = 'preview';
 
+const wellKnownEnvironments: readonly string[] = [liveEnvironment, defaultRunEnvironment];
+
 function requireRole(membership: Membership, allowed: readonly Role[], what: string): void {
   if (!allowed.includes(membership.role)) throw new DomainError('forbidden', `your role (${membership.role}) cannot ${what}`);
 }
@@ -137,9 +139,12 @@ export function createEvalRunService({ store, flags, config, clock, log, work }:
     if (trigger === 'manual') requireRole(membership, runners, 'start eval runs');
     const name = input.environment ?? defaultRunEnvironment;
     const environment = await store.environments.get(membership.id, name);
-    if (!environment) throw new DomainError('environment_not_found', `no environment "${name}": deploy to it first (svc push)`);
-    const version = environment.version;
-    if (!version) throw new DomainError('nothing_deployed', `nothing is deployed to "${name}"`);
+    // Live and preview are every workspace's from the start: before a push or a publish they hold nothing yet.
+    if (!environment && !wellKnownEnvironments.includes(name)) {
+      throw new DomainError('environment_not_found', `no environment "${name}": deploy to it first (svc push)`);
+    }
+    const version = environment?.version;
+    if (!version) throw new DomainError('nothing_deployed', `nothing is deployed to "${name}" yet`);
     const models = new Map(parseBundle(version.files).agents.map((a) => [a.slug, a.manifest.model]));
     if (input.agent && !models.has(input.agent)) {
       throw new DomainError('agent_not_found', `no agent "${input.agent}" in ${name} (version v${version.number})`);

@@ -164,6 +164,9 @@ export const evalEndpoints = [
     tags: ['evals'],
     auth: true,
     params: runPath,
+    // No fields; a body sent anyway is read as any other, so a malformed one is refused rather than ignored.
+    body: z.object({}).meta({ id: 'CancelEvalRunRequest' }),
+    bodyOptional: true,
     status: 200,
     response: { description: 'The run, cancelled', schema: evalRun },
     errors: ['workspace_not_found', 'forbidden', 'eval_run_not_found', 'run_finished'],

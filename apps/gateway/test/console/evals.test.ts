@@ -127,7 +127,7 @@ it('the runs page lists runs newest first; a run page puts regressions first, an
   await page.getByRole('heading', { name: /Eval run on preview, v3/ }).waitFor();
   const results = page.locator('.result');
   const flagCase = (await api(`/flags/${flagId}`)).body.eval_case_id;
-  expect(await results.evaluateAll((items) => items.map((li) => li.id))).toEqual([flagCase, hello]);
+  expect(await Promise.all((await results.all()).map((item) => item.getAttribute('id')))).toEqual([flagCase, hello]);
   const regression = results.first();
   expect(await regression.locator('.verdict').allTextContents()).toEqual(['Fail', 'Regression']);
   expect(await regression.textContent()).toContain('0/1 replays passed');
@@ -176,8 +176,11 @@ it("a fixed flag on its chat's page links to its case and to the live run that f
 }, 60_000);
 
 it.each(widths)(
-  'the eval pages fit a window %i px wide',
+  'the eval pages fit a window %i px wide, a long unbroken message and its replay included',
   async (width) => {
+    const long = `https://shop.example.com/orders/${'A'.repeat(200)}`;
+    expect((await api('/evals/cases', { json: { agent: 'sales', turns: [long], expected: `Says "${long}".` } })).status).toBe(201);
+    await finished((await api('/evals/runs', { json: {} })).body.id);
     const window = await windowOf(browser, width);
     await signIn(window, platform, 'ada@example.com');
     const page = await window.newPage();

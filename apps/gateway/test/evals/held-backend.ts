@@ -23,17 +23,18 @@ export async function startHeldBackend(body: unknown = { status: 'shipped' }): P
     for (const wake of wakers.splice(0)) wake();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const release = () => {
+    released = true;
+    for (const res of waiting.splice(0)) answer(res);
+  };
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async held(count) {
       while (waiting.length < count) await new Promise<void>((resolve) => wakers.push(resolve));
     },
-    release() {
-      released = true;
-      for (const res of waiting.splice(0)) answer(res);
-    },
+    release,
     async close() {
-      this.release();
+      release();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

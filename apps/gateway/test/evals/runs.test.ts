@@ -1,12 +1,15 @@
-import { request } from '@svc/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeProvider } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { orderAgent } from '../agents/order-agent.ts';
 import { atOnce } from '../at-once.ts';
+import { startHeldBackend } from './held-backend.ts';
 import { evalsWorkspace, salesAgent } from './setup.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startPlatform();
+  // Replays call backends on 127.0.0.1, as a developer's own backend in local mode.
+  platform = await startPlatform({ toolEgress: { allowPrivateNetworks: true } });
 });
 afterAll(() => platform.stop());
 
@@ -15,6 +18,9 @@ interface Result {
   verdict: string;
   regression: boolean;
 }
+/** The support agent asking the customer's backend about an order: `Order <id> is <status>.` */
+const orderFiles = (slug: string, url: string) => ({ ...orderAgent({ url }), 'svc.yaml': `workspace: ${slug}\n` });
+
 const verdicts = (results: Result[]) => results.map((r) => [r.case_id, r.verdict, r.regression]);
 
 describe('a run', () => {
@@ -75,7 +81,7 @@ describe('a run', () => {
     const broken = await ws.addCase(['what is the price?'], 'Says "12 USD".');
     const neverPassed = await ws.addCase(['what is the price?'], 'Says "20 USD".');
     const live = await ws.run({ environment: 'live' });
-    expect(live.body).toMatchObject({ passed: 1, failed: 2, regressions: 0, baseline_run_id: null });
+    expect(live.body).toMatchObject({ passed: 2, failed: 1, regressions: 0, baseline_run_id: null });
 
     await ws.deploy('preview', salesAgent('Plans start at 14 USD.', { slug: 'run-regress', fallback: 'Why hello there.' }));
     const preview = await ws.run();
@@ -88,7 +94,7 @@ describe('a run', () => {
     expect(preview.body.results.map((r: { baseline: string }) => r.baseline)).toEqual(['pass', 'fail', 'pass']);
   });
 
-  it('with repeat and min_pass passes a case when enough replays pass, and counts one with fewer as flaky and failed (k/N)', async () => {
+  it('with repeat replays each case N times, passing those with at least min_pass passing replays', async () => {
     const ws = await evalsWorkspace(platform, 'run-repeat');
     await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug: 'run-repeat' }));
     const passing = await ws.addCase(['what is the price?'], 'Says "12 USD".');
@@ -100,30 +106,59 @@ describe('a run', () => {
     expect(byCase.get(failing)).toMatchObject({ verdict: 'fail', flaky: false, repeats: { passed: 0, total: 3 } });
   });
 
-  it('is cancelled once: the second cancel at once answers 409 run_finished', async () => {
-    const ws = await evalsWorkspace(platform, 'run-cancel');
-    await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug: 'run-cancel' }));
-    for (let i = 0; i < 20; i++) await ws.addCase(['what is the price?'], 'Says "12 USD".');
-    const started = await ws.evals('/runs', { json: { repeat: 10 } });
-    expect(started.status).toBe(202);
-    const cancel = () =>
-      request(`${platform.url}/api/developer/v1/run-cancel/evals/runs/${started.body.id}/cancel`, { token: ws.token, method: 'POST' });
-    const answers = await atOnce(platform.url, 2, cancel);
-    const statuses = answers.map((a) => a.status).sort();
-    // A run the runner finished before the cancels arrived refuses both; otherwise exactly one cancels it.
-    if (statuses[0] === 200) {
-      expect(statuses).toEqual([200, 409]);
-      expect(answers.find((a) => a.status === 200)!.body).toMatchObject({ status: 'cancelled', finished: true });
+  it('is cancelled once: of two cancels at once one answers the cancelled run, the other 409 run_finished', async () => {
+    const backend = await startHeldBackend();
+    try {
+      const ws = await evalsWorkspace(platform, 'run-cancel');
+      await ws.deploy('preview', orderFiles('run-cancel', backend.url));
+      const held = await ws.addCase(['where is order A-1?'], 'Says "shipped".', 'support');
+      const greeted = await ws.addCase(['hello'], 'Says "hello".', 'support');
+      const started = await ws.evals('/runs', { json: {} });
+      expect(started.status).toBe(202);
+      await backend.held(1);
+      // The greeting's replay needs no backend: once it is done, only the held replay is still going.
+      await vi.waitFor(async () => expect((await ws.evals(`/runs/${started.body.id}`)).body.done).toBe(1));
+      const pending = await ws.evals(`/runs/${started.body.id}/results/${held}/override`, { method: 'PUT', json: { verdict: 'pass' } });
+      expect(pending.status).toBe(409);
+      expect(pending.body.error.code).toBe('result_pending');
+
+      const cancel = () => ws.evals(`/runs/${started.body.id}/cancel`, { method: 'POST' });
+      const answers = await atOnce(platform.url, 2, cancel);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      expect(answers.find((a) => a.status === 200)!.body).toMatchObject({ status: 'cancelled', finished: true, cases: 2, done: 1 });
+      expect(answers.find((a) => a.status === 409)!.body.error.code).toBe('run_finished');
+
       const run = await ws.evals(`/runs/${started.body.id}`);
-      expect(run.body.status).toBe('cancelled');
-      expect(run.body.done).toBeLessThanOrEqual(20);
-    } else {
-      expect(statuses).toEqual([409, 409]);
+      expect(run.body).toMatchObject({ status: 'cancelled', done: 1, passed: 1 });
+      expect(run.body.results.map((r: Result) => r.case_id)).toEqual([greeted]);
+      expect((await cancel()).body.error.code).toBe('run_finished');
+    } finally {
+      await backend.close();
     }
-    expect(answers.filter((a) => a.status === 409).map((a) => a.body.error.code)).toEqual(
-      statuses.filter((s) => s === 409).map(() => 'run_finished'),
-    );
-    expect((await cancel()).body.error.code).toBe('run_finished');
+  });
+
+  it('with repeat and min_pass counts a case passing fewer replays than min_pass as flaky and failed, k/N', async () => {
+    // The backend answers shipped and lost in turn: half of the replays say what the case expects.
+    let asked = 0;
+    const backend = await startFakeProvider(() => ({ status: 200, body: { status: asked++ % 2 === 0 ? 'shipped' : 'lost' } }));
+    try {
+      const ws = await evalsWorkspace(platform, 'run-flaky');
+      await ws.deploy('preview', orderFiles('run-flaky', backend.url));
+      const flaky = await ws.addCase(['where is order A-1?'], 'Says "shipped".', 'support');
+      const steady = await ws.addCase(['hello'], 'Says "hello".', 'support');
+      const strict = await ws.run({ repeat: 4, min_pass: 3 });
+      expect(strict.body).toMatchObject({ cases: 2, passed: 1, failed: 1, regressions: 0 });
+      expect(strict.body.results[0]).toMatchObject({ case_id: flaky, verdict: 'fail', flaky: true, repeats: { passed: 2, total: 4 } });
+      expect(strict.body.results[1]).toMatchObject({ case_id: steady, verdict: 'pass', repeats: { passed: 4, total: 4 } });
+      const report = await ws.evals(`/runs/${strict.body.id}.md`);
+      expect(report.body).toContain('2/4');
+
+      const lenient = await ws.run({ repeat: 4, min_pass: 2 });
+      expect(lenient.body).toMatchObject({ passed: 2, failed: 0 });
+      expect(lenient.body.results.find((r: Result) => r.case_id === flaky)).toMatchObject({ verdict: 'pass', flaky: false });
+    } finally {
+      await backend.close();
+    }
   });
 });
 
@@ -163,6 +198,31 @@ describe('overrides', () => {
       (await ws.evals(`/runs/${preview.body.id}/results/case_nope/override`, { method: 'PUT', json: { verdict: 'pass' } })).body.error.code,
     ).toBe('eval_case_not_found');
     expect((await override('maybe')).status).toBe(400);
+  });
+});
+
+describe('overrides at once', () => {
+  it('two people setting pass and fail together: the result shows one of them, and the counts agree with it', async () => {
+    const ws = await evalsWorkspace(platform, 'run-overrides');
+    await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug: 'run-overrides' }));
+    const caseId = await ws.addCase(['what is the price?'], 'Says "15 USD".');
+    const run = await ws.run();
+    const supervisor = await ws.member('supervisor');
+    const path = `/runs/${run.body.id}/results/${caseId}/override`;
+    const answers = await atOnce(platform.url, 2, (i) =>
+      ws.evals(path, { method: 'PUT', token: i === 0 ? ws.token : supervisor, json: { verdict: i === 0 ? 'pass' : 'fail' } }),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const after = (await ws.evals(`/runs/${run.body.id}`)).body;
+    const [result] = after.results;
+    expect([
+      { verdict: 'pass', by: 'owner@run-overrides.example' },
+      { verdict: 'fail', by: 'supervisor@run-overrides.example' },
+    ]).toContainEqual({ verdict: result.override.verdict, by: result.override.by });
+    expect(result.verdict).toBe(result.override.verdict);
+    expect({ passed: after.passed, failed: after.failed }).toEqual(
+      result.verdict === 'pass' ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 },
+    );
   });
 });
 
