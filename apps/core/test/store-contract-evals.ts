@@ -316,7 +316,7 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
         }
         // Every other slot that freed went to the small run, until it had none left.
         expect(leasedSmall).toEqual(small);
-        });
+      });
 
       it('takes turns across lease requests too: the run with fewer executions under lease gets the next one', async () => {
         await startRun('run_big', 20, { createdAt: at(2) });

@@ -1,20 +1,18 @@
 /**
- * `pnpm bench`: an eval run of 200 cases of 3 visitor turns, core and one eval runner as their own processes. The
- * agent is on the real OpenAI client against a fake OpenAI-compatible server answering after 50 ms, the judge on the
- * real Anthropic client against a fake Messages server answering after 50 ms. Printed for EVAL_CONCURRENCY 8 and
- * 32: the wall time from the request that starts the run to the run's finished_at, as a ratio of the ideal
- * ceil(cases / concurrency) x (turns + 1) x 50 ms, and the CPU time core and the runner spent per case (from /proc).
- * Each concurrency runs BENCH_ROUNDS times (3) and the median is printed.
+ * `pnpm bench`: an eval run of 200 cases of 3 visitor turns started through the API, with core, the gateway and one
+ * eval runner as their own processes. The agent is on the real OpenAI client against a fake OpenAI-compatible server
+ * answering after 50 ms, the judge on the real Anthropic client against a fake Messages server answering after
+ * 50 ms. Printed for EVAL_CONCURRENCY 8 and 32: the wall time from the POST that starts the run to the run's
+ * finished_at, as a ratio of the ideal ceil(cases / concurrency) x (turns + 1) x 50 ms, and the CPU time core and
+ * the runner spent per case (from /proc). Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
+ * medians are printed. BENCH_PROFILE=DIR writes CPU profiles of core and the runner there.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppRouter } from '@svc/core';
-import { deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
 import { anthropicMessage, chatCompletion, freePort, startFakeProvider, tempDir } from '@svc/testkit';
-import { createTRPCClient, httpLink } from '@trpc/client';
 
 const cases = Number(process.env.BENCH_CASES ?? 200);
 const turns = 3;
@@ -26,7 +24,8 @@ const apps = fileURLToPath(new URL('../../', import.meta.url));
 const children: ChildProcess[] = [];
 
 function start(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', tsx, entry], {
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', tsx, entry], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -73,41 +72,36 @@ async function main(): Promise<void> {
     () => ({ ...anthropicMessage('{"verdict":"pass","reasoning":"The agent said when the order ships."}'), delayMs: latencyMs }),
     { keep: false },
   );
-  const corePort = await freePort();
-  const secretKey = randomBytes(32);
-  const core = start(join(apps, 'core/src/main.ts'), {
-    CORE_PORT: String(corePort),
-    SVC_DATA_DIR: dataDir,
-    SVC_LOCAL_MODE: '1',
-    SVC_SECRET_KEY: secretKey.toString('base64'),
-    SVC_JUDGE_MODELS: 'anthropic:claude-sonnet-4-6',
-  });
+  const [port, corePort] = [await freePort(), await freePort()];
+  const secretKey = randomBytes(32).toString('base64');
+  const env = { PORT: String(port), CORE_PORT: String(corePort), SVC_DATA_DIR: dataDir, SVC_SECRET_KEY: secretKey };
+  const core = start(join(apps, 'core/src/main.ts'), { ...env, SVC_LOCAL_MODE: '1', SVC_JUDGE_MODELS: 'anthropic:claude-sonnet-4-6' });
   const coreUrl = `http://127.0.0.1:${corePort}`;
   await healthy(`${coreUrl}/healthz`);
+  start(join(apps, 'gateway/src/main.ts'), { ...env, SVC_LOCAL_MODE: '1' });
+  await healthy(`http://127.0.0.1:${port}/healthz`);
 
-  // The seeded demo workspace, its owner's token, an OpenAI agent on preview, and the cases.
+  // The seeded demo workspace and its owner's token: an OpenAI agent deployed to `bench`, and the cases.
   const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
-  const client = createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url: `${coreUrl}/trpc`,
-        headers: { [internalTokenHeader]: deriveInternalToken(secretKey), authorization: `Bearer ${token}` },
-      }),
-    ],
-  });
-  const workspace = 'demo';
-  await client.agents.push.mutate({
-    workspace,
+  const api = async (path: string, body?: unknown) => {
+    const response = await fetch(`http://127.0.0.1:${port}/api/developer/v1/demo${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<Record<string, unknown>>;
+  };
+  await api('/deployments', {
     environment: 'bench',
     files: {
-      'svc.yaml': `workspace: ${workspace}\n`,
+      'svc.yaml': 'workspace: demo\n',
       'agents/bench/agent.yaml': 'name: Bench\nmodel: openai:gpt-4.1-mini\n',
       'agents/bench/instructions.md': 'Answer questions about orders.',
     },
   });
   for (let i = 0; i < cases; i++) {
-    await client.evals.cases.create.mutate({
-      workspace,
+    await api('/evals/cases', {
       agent: 'bench',
       turns: [`Hello, order ${i} here.`, 'Where is it?', 'When will it ship?'],
       expected: 'Says when the order ships.',
@@ -118,7 +112,7 @@ async function main(): Promise<void> {
   for (const concurrency of concurrencies) {
     const runner = start(join(apps, 'eval-runner/src/main.ts'), {
       CORE_URL: coreUrl,
-      SVC_SECRET_KEY: secretKey.toString('base64'),
+      SVC_SECRET_KEY: secretKey,
       EVAL_CONCURRENCY: String(concurrency),
       OPENAI_BASE_URL: `${agentModel.url}/v1`,
       OPENAI_API_KEY: 'sk-bench',
@@ -128,26 +122,30 @@ async function main(): Promise<void> {
     const ideal = Math.ceil(cases / concurrency) * (turns + 1) * latencyMs;
     const ratios: number[] = [];
     const cpu: number[] = [];
+    const coreCpu: number[] = [];
     for (let round = 0; round <= rounds; round++) {
-      const cpuBefore = cpuMs(core.pid) + cpuMs(runner.pid);
+      const coreBefore = cpuMs(core.pid);
+      const cpuBefore = coreBefore + cpuMs(runner.pid);
       const started = Date.now();
-      const run = await client.evals.runs.start.mutate({ workspace, environment: 'bench', agent: 'bench' });
-      let detail = await client.evals.runs.get.query({ workspace, id: run.id });
+      const run = await api('/evals/runs', { environment: 'bench', agent: 'bench' });
+      let detail = await api(`/evals/runs/${run.id}`);
       while (!detail.finished) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        detail = await client.evals.runs.get.query({ workspace, id: run.id });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        detail = await api(`/evals/runs/${run.id}`);
       }
       if (detail.passed !== cases) throw new Error(`expected ${cases} passes, got ${JSON.stringify({ ...detail, results: undefined })}`);
       const cpuPerCase = (cpuMs(core.pid) + cpuMs(runner.pid) - cpuBefore) / cases;
+      const coreCpuPerCase = (cpuMs(core.pid) - coreBefore) / cases;
       // The first round warms the runner up (its clients, the agent's bundle): not counted.
       if (round === 0) continue;
-      ratios.push((Date.parse(detail.finished_at!) - started) / ideal);
+      ratios.push((Date.parse(detail.finished_at as string) - started) / ideal);
       cpu.push(cpuPerCase);
+      coreCpu.push(coreCpuPerCase);
     }
     await stop(runner);
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
-        `${median(cpu).toFixed(1)} ms CPU per case (core + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
+        `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
     );
   }
   process.stdout.write(

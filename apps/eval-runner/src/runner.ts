@@ -46,7 +46,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /**
  * The eval runner: stateless, any number of them. It long-polls core for case executions, keeping every slot busy
- * and a few executions leased ahead so that a slot that frees never waits for core; replays each, renews the
+ * and some executions leased ahead so that a slot that frees never waits for core; replays each, renews the
  * leases it holds every third of their length, and reports each result with its lease. Whatever it holds when it
  * dies is leased again by another runner once its lease expires, and core refuses a report on a lost lease.
  */
@@ -80,7 +80,11 @@ export function startRunner({
     providers,
     egress,
   });
-  const ahead = Math.ceil(concurrency / 8);
+  /**
+   * Executions leased ahead of the slots: a slot that frees starts the next at once. The runner asks again only once
+   * half of them are gone, for several at a time, so core answers one lease request per few cases, not per case.
+   */
+  const ahead = Math.max(2, Math.ceil(concurrency / 4));
 
   const stopping = new AbortController();
   let markConnected: () => void = () => {};
@@ -118,15 +122,22 @@ export function startRunner({
     while (replaying < concurrency && queue.length > 0) {
       const execution = queue.shift()!;
       replaying++;
+      const freeSlot = () => {
+        replaying--;
+        pump();
+        wakeLoop();
+      };
       const work = (async () => {
         try {
-          const result = await replayer.replay(execution);
-          replaying--;
-          pump();
-          wakeLoop();
+          let result: ExecutionReport;
+          try {
+            result = await replayer.replay(execution);
+          } finally {
+            freeSlot(); // the slot takes the next case while this one reports
+          }
           await report(result, execution);
         } catch (error) {
-          log.error({ err: error, run: execution.run_id, case: execution.case_id }, 'could not report a case; its lease will expire');
+          log.error({ err: error, run: execution.run_id, case: execution.case_id }, 'could not finish a case; its lease will expire');
         } finally {
           held.delete(execution.id);
         }
@@ -160,11 +171,12 @@ export function startRunner({
   }
 
   async function leaseMore(): Promise<void> {
-    const wanted = Math.min(maxLease, concurrency + ahead - replaying - queue.length);
-    if (wanted <= 0) {
+    const inHand = replaying + queue.length;
+    if (inHand > concurrency + ahead / 2) {
       await new Promise<void>((resolve) => (wakeLoop = resolve));
       return;
     }
+    const wanted = Math.min(maxLease, concurrency + ahead - inHand);
     const lease = await poll.evalWork.lease.mutate({ runner: name, max: wanted, wait_ms: longPollMs }, { signal: stopping.signal });
     if (lease.lease_ms !== leaseMs || !renewTimer) {
       leaseMs = lease.lease_ms;

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
-import { freePort, removeTempDirs, tempDir } from '@svc/testkit';
+import { chatCompletion, freePort, removeTempDirs, startFakeProvider, tempDir } from '@svc/testkit';
 import { pino } from 'pino';
 import { afterAll, expect, it } from 'vitest';
 import { startRunner } from '../src/runner.ts';
@@ -90,3 +90,39 @@ it('refuses to start without SVC_SECRET_KEY outside local mode (exit 78, naming 
   expect(await runner.exited).toBe(78);
   expect(runner.output().err).toContain('SVC_SECRET_KEY: required outside local mode');
 }, 30_000);
+
+it('finishes the cases it is replaying when stopped, and reports them before it stops', async () => {
+  const model = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: 300 }));
+  const { core, secretKey } = await startCoreAlone();
+  const { services } = core;
+  const owner = await services.identity.findOrCreateUser('ada@example.com');
+  const workspace = await services.workspaces.create(owner.id, { slug: 'acme' });
+  await services.deployments.push(workspace, owner.id, {
+    environment: 'preview',
+    files: {
+      'svc.yaml': 'workspace: acme\n',
+      'agents/support/agent.yaml': 'name: Support\nmodel: openai:gpt-4.1-mini\n',
+      'agents/support/instructions.md': 'Help.',
+    },
+  });
+  await services.evalCases.create(workspace, owner.email, {
+    agent: 'support',
+    turns: ['When?', 'And then?'],
+    expected: 'Says "tomorrow".',
+  });
+  const run = await services.evalRuns.start(workspace, owner.email, {});
+
+  const runner = startRunner({
+    coreUrl: core.url,
+    pollMs: 50,
+    secretKey,
+    log,
+    providers: { openai: { baseURL: `${model.url}/v1` } },
+  });
+  await model.waitForRequests(1); // the first turn is under way
+  await runner.stop();
+  expect(model.requests).toHaveLength(2);
+  expect(await services.evalRuns.get(workspace.id, run.id)).toMatchObject({ finished: true, done: 1, passed: 1 });
+  await core.stop();
+  await model.close();
+});

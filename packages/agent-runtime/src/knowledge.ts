@@ -24,6 +24,8 @@ function ftsQuery(query: string): string | undefined {
 /** An agent's knowledge files, indexed with SQLite FTS5 (in memory) and ranked by BM25. */
 export class KnowledgeIndex {
   private readonly db = new Database(':memory:');
+  /** Whether there is nothing to search: the agent gets no search tool. */
+  readonly empty: boolean;
 
   constructor(files: { path: string; content: string }[]) {
     this.db.exec("CREATE VIRTUAL TABLE chunks USING fts5(path UNINDEXED, text, tokenize = 'porter unicode61')");
@@ -31,10 +33,7 @@ export class KnowledgeIndex {
     this.db.transaction(() => {
       for (const file of files) for (const text of paragraphs(file.content)) insert.run(file.path, text);
     })();
-  }
-
-  get empty(): boolean {
-    return (this.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n === 0;
+    this.empty = (this.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n === 0;
   }
 
   search(query: string, limit = 3): KnowledgeHit[] {

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { chatCompletion, type FakeProvider, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
-import { agentFiles, replayWorld } from './replay-world.ts';
+import { agentFiles, deployedWorkspace } from './setup.ts';
 
 const runnerMain = fileURLToPath(new URL('../../../eval-runner/src/main.ts', import.meta.url));
 
@@ -46,10 +46,10 @@ describe('a runner killed mid-run', () => {
   }
 
   it('loses nothing: its leases expire, another runner finishes the run, and no case is counted twice', async () => {
-    const world = await replayWorld(platform, 'acme', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
+    const world = await deployedWorkspace(platform, 'acme', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
     const cases = 16;
-    for (let i = 0; i < cases; i++) await world.addCase('support', [`question ${i}`, 'and then?'], 'Says "the answer".');
-    const started = await world.startRun();
+    for (let i = 0; i < cases; i++) await world.addCase([`question ${i}`, 'and then?'], 'Says "the answer".', 'support');
+    const started = await world.start();
 
     const first = runner();
     // Some cases reported, others in flight (their model calls answered or pending): then the runner dies.
@@ -59,12 +59,12 @@ describe('a runner killed mid-run', () => {
     const inFlight = openai.received;
     first.child.kill('SIGKILL');
     await once(first.child, 'exit');
-    const atKill = (await world.api(`/evals/runs/${started.body.id}`)).body;
+    const atKill = (await world.api(`/evals/runs/${started.id}`)).body;
     expect(atKill.done).toBeLessThan(cases);
     expect(inFlight).toBeGreaterThan(atKill.done * 2); // it had turns of unreported cases under way
 
     const second = runner();
-    const run = await world.finished(started.body.id, 30_000);
+    const run = (await world.finished(started.id)).body;
     expect(run).toMatchObject({ cases, done: cases, passed: cases, failed: 0, errors: 0 });
     expect(new Set(run.results.map((r: { case_id: string }) => r.case_id)).size).toBe(cases);
     // One replay chat per case: what the killed runner had under way was replayed again, never recorded twice.
@@ -91,16 +91,16 @@ describe('leases across runs', () => {
   });
 
   it('go round robin: a small run started after a large one is not stuck behind it', async () => {
-    const world = await replayWorld(platform, 'acme', {
+    const world = await deployedWorkspace(platform, 'acme', {
       ...agentFiles('support', 'model: openai:gpt-4.1-mini\n'),
       ...agentFiles('sales', 'model: openai:gpt-4.1-mini\n'),
     });
-    for (let i = 0; i < 40; i++) await world.addCase('support', [`support ${i}`], 'Says "the answer".');
-    for (let i = 0; i < 4; i++) await world.addCase('sales', [`sales ${i}`], 'Says "the answer".');
-    const large = (await world.startRun({ agent: 'support' })).body;
-    const small = (await world.startRun({ agent: 'sales' })).body;
-    const smallDone = await world.finished(small.id);
-    const largeDone = await world.finished(large.id);
+    for (let i = 0; i < 40; i++) await world.addCase([`support ${i}`], 'Says "the answer".', 'support');
+    for (let i = 0; i < 4; i++) await world.addCase([`sales ${i}`], 'Says "the answer".', 'sales');
+    const large = await world.start({ agent: 'support' });
+    const small = await world.start({ agent: 'sales' });
+    const smallDone = (await world.finished(small.id)).body;
+    const largeDone = (await world.finished(large.id)).body;
     expect(smallDone.passed).toBe(4);
     expect(largeDone.passed).toBe(40);
     // Before the small run finished, the runner had replayed only a few of the large run's cases, not all 40.

@@ -1,7 +1,7 @@
 import { anthropicMessage, chatCompletion, type FakeProvider, type RecordedRequest, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
-import { agentFiles, replayWorld } from './replay-world.ts';
+import { agentFiles, deployedWorkspace } from './setup.ts';
 
 /** The last visitor message an OpenAI-compatible request carries. */
 const lastUserText = (req: RecordedRequest) =>
@@ -20,7 +20,7 @@ describe('a run graded by the deterministic grader', () => {
   });
 
   it("replays each case's last 8 turns in a fresh replay chat, its tools reaching the backend with the environment's secrets", async () => {
-    const world = await replayWorld(
+    const world = await deployedWorkspace(
       platform,
       'acme',
       agentFiles(
@@ -46,18 +46,18 @@ scripted:
     expect((await world.api('/environments/preview/secrets/SHOP_KEY', { method: 'PUT', json: { value: 'shop-key-preview' } })).status).toBe(
       204,
     );
-    const shipped = await world.addCase('support', ['hi', 'where is order A-1?'], 'Says "SHIPPED".');
-    const lastOnly = await world.addCase('support', ['where is order A-2?', 'and a refund?'], 'Says "shipped" and "refund".');
-    const unquoted = await world.addCase('support', ['refund please'], 'Answers politely.');
+    const shipped = await world.addCase(['hi', 'where is order A-1?'], 'Says "SHIPPED".', 'support');
+    const lastOnly = await world.addCase(['where is order A-2?', 'and a refund?'], 'Says "shipped" and "refund".', 'support');
+    const unquoted = await world.addCase(['refund please'], 'Answers politely.', 'support');
     const long = await world.addCase(
-      'support',
       Array.from({ length: 10 }, (_, i) => `turn ${i + 1}`),
       'Says "turn noted".',
+      'support',
     );
 
-    const started = await world.startRun();
-    expect(started.body).toMatchObject({ environment: 'preview', cases: 4, finished: false });
-    const run = await world.finished(started.body.id);
+    const started = await world.start();
+    expect(started).toMatchObject({ environment: 'preview', cases: 4, finished: false });
+    const run = (await world.finished(started.id)).body;
     expect(run).toMatchObject({ status: 'finished', grader: 'deterministic', cases: 4, done: 4, passed: 2, failed: 1, errors: 1 });
     const result = (id: string) => run.results.find((r: { case_id: string }) => r.case_id === id);
     expect(result(shipped)).toMatchObject({ verdict: 'pass', reasoning: 'The last reply says "SHIPPED".', judge: null });
@@ -107,9 +107,9 @@ describe('a run with judge models', () => {
   });
 
   it('judges an OpenAI agent with the first judge of another family, its history growing turn by turn', async () => {
-    const world = await replayWorld(platform, 'acme', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
-    const id = await world.addCase('support', ['one', 'two', 'three'], 'Answers each turn.');
-    const run = await world.finished((await world.startRun()).body.id);
+    const world = await deployedWorkspace(platform, 'acme', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
+    const id = await world.addCase(['one', 'two', 'three'], 'Answers each turn.', 'support');
+    const run = (await world.finished((await world.start()).id)).body;
     expect(run).toMatchObject({ grader: 'anthropic:claude-sonnet-4-6', agent_models: ['openai:gpt-4.1-mini'], passed: 1 });
     expect(run.results[0]).toMatchObject({
       case_id: id,
@@ -131,11 +131,23 @@ describe('a run with judge models', () => {
     expect(judged.messages[0].content).toContain('Expected outcome: Answers each turn.');
   });
 
+  it("waits out a 429 of the agent's model as long as its Retry-After says, and the case still passes", async () => {
+    const world = await deployedWorkspace(platform, 'initech', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
+    await world.addCase(['hello'], 'Greets the visitor.', 'support');
+    const before = openai.requests.length;
+    openai.queue({ status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } });
+    const run = (await world.finished((await world.start()).id)).body;
+    expect(run).toMatchObject({ passed: 1, errors: 0 });
+    const [limited, answered] = openai.requests.slice(before);
+    expect(openai.replies[before]!.status).toBe(429);
+    expect(answered!.receivedAt - limited!.receivedAt).toBeGreaterThanOrEqual(1000);
+  });
+
   it("makes a case an error with the provider's message once its model still fails after the retries", async () => {
-    const world = await replayWorld(platform, 'globex', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
+    const world = await deployedWorkspace(platform, 'globex', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
     const before = openai.received;
-    await world.addCase('support', ['hello', 'is there an outage?'], 'Explains the outage.');
-    const run = await world.finished((await world.startRun()).body.id);
+    await world.addCase(['hello', 'is there an outage?'], 'Explains the outage.', 'support');
+    const run = (await world.finished((await world.start()).id)).body;
     expect(run).toMatchObject({ errors: 1, done: 1 });
     expect(run.results[0].reasoning).toBe("the agent's model failed: 503 The server is overloaded");
     expect(openai.received - before).toBe(1 + 5); // the first turn, then the failing one and its 4 retries

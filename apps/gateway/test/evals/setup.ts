@@ -12,6 +12,12 @@ export function salesAgent(price: string, { slug = 'acme', fallback = 'Hello fro
   };
 }
 
+/** The files of an agent `slug` whose agent.yaml goes on with `yaml` (its model, tools, scripted rules). */
+export const agentFiles = (slug: string, yaml: string): Record<string, string> => ({
+  [`agents/${slug}/agent.yaml`]: `name: ${slug}\n${yaml}`,
+  [`agents/${slug}/instructions.md`]: `You are ${slug}.`,
+});
+
 export interface EvalsApi {
   slug: string;
   token: string;
@@ -23,6 +29,8 @@ export interface EvalsApi {
   deploy(environment: string, files: Record<string, string>): Promise<void>;
   /** Adds a case by hand for the sales agent; its id. */
   addCase(turns: string[], expected: string, agent?: string): Promise<string>;
+  /** Starts a run (202): the run as it started. */
+  start(body?: Record<string, unknown>): Promise<JsonResponse['body']>;
   /** Starts a run; answers the run once it is finished (polled: the runner finishes it). */
   run(body?: Record<string, unknown>): Promise<JsonResponse>;
   /** The run's detail once it is finished. */
@@ -50,6 +58,12 @@ export async function evalsWorkspace(platform: TestPlatform, slug: string): Prom
     }
   }
 
+  async function start(body: Record<string, unknown> = {}) {
+    const started = await evals('/runs', { json: body });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    return started.body;
+  }
+
   return {
     slug,
     token,
@@ -63,10 +77,9 @@ export async function evalsWorkspace(platform: TestPlatform, slug: string): Prom
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       return created.body.id;
     },
+    start,
     async run(body = {}) {
-      const started = await evals('/runs', { json: body });
-      expect(started.status, JSON.stringify(started.body)).toBe(202);
-      return finished(started.body.id);
+      return finished((await start(body)).id);
     },
     finished,
     async say(text) {
@@ -84,4 +97,11 @@ export async function evalsWorkspace(platform: TestPlatform, slug: string): Prom
       return memberToken;
     },
   };
+}
+
+/** A workspace as `evalsWorkspace` makes it, with these agents' files deployed to preview. */
+export async function deployedWorkspace(platform: TestPlatform, slug: string, files: Record<string, string>): Promise<EvalsApi> {
+  const world = await evalsWorkspace(platform, slug);
+  await world.deploy('preview', { 'svc.yaml': `workspace: ${slug}\n`, ...files });
+  return world;
 }
