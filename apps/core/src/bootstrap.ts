@@ -60,6 +60,7 @@ export async function startCore({
     services,
     stop() {
       stopped ??= (async () => {
+        services.evalWork.stop();
         await closeChannels();
         await closeServer(server);
         await services.delivery.stop();

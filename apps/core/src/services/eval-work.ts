@@ -111,9 +111,15 @@ export function createEvalWorkService({ store, deployments, runs, config, clock,
           new Date(now.getTime() + config.evals.leaseMs).toISOString(),
         );
         const remaining = deadline - Date.now();
-        if (leased.length > 0 || remaining <= 0) return { lease_ms: config.evals.leaseMs, executions: await describe(leased) };
+        if (leased.length > 0 || remaining <= 0 || work.closed)
+          return { lease_ms: config.evals.leaseMs, executions: await describe(leased) };
         await work.wait(Math.min(remaining, recheckMs));
       }
+    },
+
+    /** Ends every long poll: core is stopping. */
+    stop(): void {
+      work.close();
     },
 
     async bundle(workspaceId: string, versionId: string): Promise<{ files: Record<string, string> }> {

@@ -1,9 +1,16 @@
 /** Wakes the callers waiting for work (runners long-polling for leases) when some may have appeared. */
 export class WorkSignal {
   private waiters = new Set<() => void>();
+  private closedAt: number | undefined;
 
-  /** Resolves at the next `notify`, or after `ms` at the latest. */
+  /** Whether core is stopping: nobody should wait for work any more. */
+  get closed(): boolean {
+    return this.closedAt !== undefined;
+  }
+
+  /** Resolves at the next `notify`, or after `ms` at the latest; at once when closed. */
   wait(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -17,5 +24,11 @@ export class WorkSignal {
 
   notify(): void {
     for (const wake of [...this.waiters]) wake();
+  }
+
+  /** Core is stopping: every waiter answers now, so its server can close without waiting out a long poll. */
+  close(): void {
+    this.closedAt = Date.now();
+    this.notify();
   }
 }
