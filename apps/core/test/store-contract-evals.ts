@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EvalExecutionRecord, EvalRunRecord, ExecutionReport } from '../src/store/evals-store.ts';
+import { type EvalExecutionRecord, type EvalRunRecord, type ExecutionReport, pendingExecution } from '../src/store/evals-store.ts';
 import type { EvalCaseRecord } from '../src/store/flags-store.ts';
 import type { Page } from '../src/store/page.ts';
 import type { Store } from '../src/store/store.ts';
@@ -65,24 +65,8 @@ export function describeEvalsStoreContract(name: string, open: () => Store): voi
       finishedAt: null,
       ...changes,
     });
-    const execution = (id: string, runId: string, caseId: string, attempt = 1): EvalExecutionRecord => ({
-      id,
-      runId,
-      caseId,
-      attempt,
-      agent: 'support',
-      judge: null,
-      status: 'pending',
-      leaseOwner: null,
-      leaseId: null,
-      leaseUntil: null,
-      verdict: null,
-      reasoning: null,
-      replayChatId: null,
-      tokens: { input: 0, output: 0 },
-      judgeTokens: { input: 0, output: 0 },
-      finishedAt: null,
-    });
+    const execution = (id: string, runId: string, caseId: string, attempt = 1): EvalExecutionRecord =>
+      pendingExecution({ id, runId, caseId, attempt, agent: 'support', judge: null });
     /** A run of `count` cases (made here) replayed once each; its executions are `<run>_<n>`. */
     const startRun = async (id: string, count: number, changes: Partial<EvalRunRecord> = {}) => {
       const cases = Array.from({ length: count }, (_, i) => evalCase(`${id}_case_${i}`, { workspaceId: changes.workspaceId ?? 'ws_1' }));

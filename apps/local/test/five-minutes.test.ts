@@ -1,9 +1,9 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, removeTempDirs, request, tempDir } from '@svc/testkit';
+import { removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startLocal, stopLocal, svc } from './start-local.ts';
+import { freePorts, startLocal, stopLocal, svc } from './start-local.ts';
 
 afterEach(stopLocal);
 afterAll(removeTempDirs);
@@ -18,15 +18,10 @@ const refundRule = `    - when: "how long.*refund"
 describe('the README\u2019s five minutes, through the real processes', () => {
   it('the seeded flag fails on live, a fix passes on preview, and the publish\u2019s live run marks the flag fixed', async () => {
     const dataDir = tempDir();
-    const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
-    const local = startLocal({
-      PORT: String(port),
-      CORE_PORT: String(corePort),
-      DEMO_BACKEND_PORT: String(demoPort),
-      SVC_DATA_DIR: dataDir,
-    });
+    const ports = await freePorts();
+    const local = startLocal({ ...ports, SVC_DATA_DIR: dataDir });
     await local.ready;
-    const baseUrl = `http://localhost:${port}`;
+    const baseUrl = `http://localhost:${ports.PORT}`;
     const env = { SVC_TOKEN: readFileSync(join(dataDir, 'dev-token'), 'utf8').trim(), SVC_BASE_URL: baseUrl };
     const repo = tempDir();
     cpSync(demo, repo, { recursive: true });

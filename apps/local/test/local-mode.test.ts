@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { freePort, removeTempDirs, request, tempDir } from '@svc/testkit';
+import { removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startLocal, stopLocal } from './start-local.ts';
+import { freePorts, startLocal, stopLocal } from './start-local.ts';
 
 /** This machine's IPv4 address on a network, as a neighbour would reach it. */
 const networkAddress = Object.values(networkInterfaces())
@@ -17,11 +17,10 @@ afterAll(removeTempDirs);
 describe('pnpm start (local mode)', () => {
   it('starts core, gateway and eval runner, seeds, prints the token and URLs, and stops on Ctrl-C', async () => {
     const dataDir = tempDir();
-    const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
+    const ports = await freePorts();
+    const [port, corePort] = [Number(ports.PORT), Number(ports.CORE_PORT)];
     const local = startLocal({
-      PORT: String(port),
-      CORE_PORT: String(corePort),
-      DEMO_BACKEND_PORT: String(demoPort),
+      ...ports,
       SVC_DATA_DIR: dataDir,
     });
     const banner = await local.ready;
@@ -58,11 +57,10 @@ describe('pnpm start (local mode)', () => {
   it.skipIf(!networkAddress)(
     `listens on loopback only: a neighbour (through ${networkAddress ?? 'no network interface: skipped'}) finds nothing`,
     async () => {
-      const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
+      const ports = await freePorts();
+      const port = Number(ports.PORT);
       const local = startLocal({
-        PORT: String(port),
-        CORE_PORT: String(corePort),
-        DEMO_BACKEND_PORT: String(demoPort),
+        ...ports,
         SVC_DATA_DIR: tempDir(),
       });
       await local.ready;
@@ -80,12 +78,11 @@ describe('pnpm start (local mode)', () => {
   it.skipIf(!networkAddress)(
     `with HOST=0.0.0.0 answers the network (${networkAddress ?? 'no network interface: skipped'}), but the dev pages only this machine`,
     async () => {
-      const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
+      const ports = await freePorts();
+      const port = Number(ports.PORT);
       const local = startLocal({
         HOST: '0.0.0.0',
-        PORT: String(port),
-        CORE_PORT: String(corePort),
-        DEMO_BACKEND_PORT: String(demoPort),
+        ...ports,
         SVC_DATA_DIR: tempDir(),
       });
       expect(await local.ready).toContain('Listening on   0.0.0.0 (HOST)');
@@ -114,13 +111,12 @@ describe('pnpm start (local mode)', () => {
 
   it('stops everything, exits 78 and names the variable when a port is taken', async () => {
     const dataDir = tempDir();
-    const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
+    const ports = await freePorts();
+    const [port, corePort] = [Number(ports.PORT), Number(ports.CORE_PORT)];
     const blocker = (await import('node:net')).createServer().listen(port);
     await once(blocker, 'listening');
     const local = startLocal({
-      PORT: String(port),
-      CORE_PORT: String(corePort),
-      DEMO_BACKEND_PORT: String(demoPort),
+      ...ports,
       SVC_DATA_DIR: dataDir,
     });
     expect(await local.exited).toBe(78);
@@ -131,8 +127,7 @@ describe('pnpm start (local mode)', () => {
   }, 60_000);
 
   it('exits 78 without the ready banner when a process refuses its configuration', async () => {
-    const [port, corePort, demoPort] = [await freePort(), await freePort(), await freePort()];
-    const ports = { PORT: String(port), CORE_PORT: String(corePort), DEMO_BACKEND_PORT: String(demoPort) };
+    const ports = await freePorts();
     const loud = startLocal({ ...ports, SVC_DATA_DIR: tempDir(), LOG_LEVEL: 'loud' });
     expect(await loud.exited).toBe(78);
     expect(loud.output().stderr).toContain('LOG_LEVEL: expected trace, debug, info, warn, error, fatal or silent (got "loud")');

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@svc/testkit';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const svcBin = fileURLToPath(new URL('../../cli/bin/svc.js', import.meta.url));
@@ -11,6 +12,12 @@ let child: ChildProcess | undefined;
 /** Kills what `startLocal` started last, if it still runs. */
 export function stopLocal(): void {
   child?.kill('SIGKILL');
+}
+
+/** The ports of a local start: the gateway's, core's and the demo backend's, free for now. */
+export async function freePorts(): Promise<{ PORT: string; CORE_PORT: string; DEMO_BACKEND_PORT: string }> {
+  const [port, core, demo] = [await freePort(), await freePort(), await freePort()];
+  return { PORT: String(port), CORE_PORT: String(core), DEMO_BACKEND_PORT: String(demo) };
 }
 
 /** `pnpm start` as its own process, with only the given environment; `ready` resolves with its banner. */

@@ -13,7 +13,7 @@ import {
 import type { Logger } from '@svc/server-kit';
 import { z } from 'zod';
 import type { CoreConfig } from '../config.ts';
-import type { EvalExecutionRecord, EvalRunRecord } from '../store/evals-store.ts';
+import { type EvalRunRecord, pendingExecution } from '../store/evals-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { liveEnvironment } from './deployments.ts';
@@ -186,24 +186,16 @@ export function createEvalRunService({ store, flags, config, clock, log, work }:
       finishedAt: null,
     };
     const executions = matched.flatMap((c) =>
-      Array.from({ length: repeat }, (_, i): EvalExecutionRecord => ({
-        id: newId('exe'),
-        runId: run.id,
-        caseId: c.id,
-        attempt: i + 1,
-        agent: c.agent,
-        judge: judges.get(c.agent) ?? null,
-        status: 'pending',
-        leaseOwner: null,
-        leaseId: null,
-        leaseUntil: null,
-        verdict: null,
-        reasoning: null,
-        replayChatId: null,
-        tokens: { input: 0, output: 0 },
-        judgeTokens: { input: 0, output: 0 },
-        finishedAt: null,
-      })),
+      Array.from({ length: repeat }, (_, i) =>
+        pendingExecution({
+          id: newId('exe'),
+          runId: run.id,
+          caseId: c.id,
+          attempt: i + 1,
+          agent: c.agent,
+          judge: judges.get(c.agent) ?? null,
+        }),
+      ),
     );
     await store.evalRuns.create(run, executions);
     work.notify();

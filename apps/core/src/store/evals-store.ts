@@ -122,3 +122,20 @@ export interface EvalsStore {
     report(report: ExecutionReport): Promise<ReportOutcome>;
   };
 }
+
+/** An execution as its run is created: pending, never leased, not graded. */
+export const pendingExecution = (
+  execution: Pick<EvalExecutionRecord, 'id' | 'runId' | 'caseId' | 'attempt' | 'agent' | 'judge'>,
+): EvalExecutionRecord => ({
+  ...execution,
+  status: 'pending',
+  leaseOwner: null,
+  leaseId: null,
+  leaseUntil: null,
+  verdict: null,
+  reasoning: null,
+  replayChatId: null,
+  tokens: { input: 0, output: 0 },
+  judgeTokens: { input: 0, output: 0 },
+  finishedAt: null,
+});
