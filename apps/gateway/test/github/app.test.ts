@@ -220,3 +220,27 @@ describe('without an eval runner', () => {
     });
   });
 });
+
+it('a preview run that ended while core was stopping is announced when core starts again', async () => {
+  const first = await startPlatform({ evalConcurrency: 0 });
+  await previewWorkspace(first, 'restart', 'restart/bot');
+  let core = connectCore(first.core.url, first.internalToken);
+  const preview = await core.client.github.previews.deploy.mutate(pullRequest('restart/bot', 'restart'));
+  core.close();
+  // The run ends in the database, but core stops before it announces it (as a crash between the two would).
+  const { store } = first.core.services;
+  const workspaceId = (await store.workspaces.findBySlug('restart'))!.id;
+  expect(await store.evalRuns.cancel(workspaceId, preview.run_id, new Date().toISOString())).toBe(true);
+  expect(await store.events.claim(10, new Date().toISOString(), new Date(Date.now() + 60_000).toISOString(), () => 'clm_peek')).toEqual([]);
+  await first.halt();
+
+  const again = await startPlatform({ evalConcurrency: 0, dataDir: first.dataDir, secretKey: first.secretKey });
+  core = connectCore(again.core.url, again.internalToken);
+  try {
+    const { events } = await core.client.github.events.claim.mutate({ consumer: 'app', max: 10, wait_ms: 0 });
+    expect(events.map((e) => [e.kind, e.payload])).toEqual([['run_finished', { run_id: preview.run_id }]]);
+  } finally {
+    core.close();
+    await again.stop();
+  }
+});
