@@ -85,6 +85,8 @@ describe('with an eval runner', () => {
     expect(comment).toMatchObject({ repository: 'Shop/Bot', pull_number: 12, installation_id: 77, head_sha: sha });
     expect(comment.markdown.split('\n')[0]).toBe('<!-- svc:pr-preview -->');
     expect(comment.markdown).toContain('feat-price-change');
+    expect(comment.markdown).toContain(sha.slice(0, 7));
+    expect(comment.markdown).toContain(deployed.run_url);
 
     expect(await github.events.done.mutate({ id: events[0]!.id, claim_id: events[0]!.claim_id })).toEqual({ done: true });
     expect((await github.events.claim.mutate({ consumer: 'app-1', max: 10, wait_ms: 0 })).events).toEqual([]);
@@ -112,7 +114,7 @@ describe('with an eval runner', () => {
     const long = await issue();
     expect(long.open).toBe(8);
     expect(long.body.length).toBeLessThanOrEqual(65_536);
-    expect(long.body).toContain(`${platform.url}/w/flagged/flags`);
+    expect(long.body).toContain(`[flags.md](${platform.url}/w/flagged/flags.md)`);
     const unknown = await refusal(core.client.github.flagsIssue.query({ workspace_id: 'ws_unknown' }));
     expect(unknown.code).toBe('workspace_not_found');
   });
