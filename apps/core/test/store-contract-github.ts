@@ -93,6 +93,9 @@ export function describeGithubStoreContract(name: string, open: () => Store): vo
       expect(first.filter(Boolean)).toHaveLength(1);
       expect(await store.githubDeliveries.claim('dlv-1', at(2))).toBe(false);
       expect(await store.githubDeliveries.claim('dlv-2', at(2))).toBe(true);
+      expect(await store.githubDeliveries.purge(at(2), 10)).toBe(1);
+      expect(await store.githubDeliveries.claim('dlv-2', at(3))).toBe(false);
+      expect(await store.githubDeliveries.claim('dlv-1', at(3))).toBe(true);
     });
 
     it("keeps a preview run's pull request", async () => {

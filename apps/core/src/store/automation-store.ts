@@ -85,6 +85,8 @@ export interface GithubStore {
   githubDeliveries: {
     /** Claims a webhook delivery by its id; false when it was claimed before. */
     claim(deliveryId: string, at: string): Promise<boolean>;
+    /** Deletes up to `limit` deliveries received before `before` (long past GitHub's redeliveries); answers how many. */
+    purge(before: string, limit: number): Promise<number>;
   };
   previewTargets: {
     create(target: PreviewTargetRecord): Promise<void>;

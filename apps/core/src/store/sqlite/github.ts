@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, sql } from 'driz
 import type { EventRecord, GithubStore } from '../automation-store.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
+import { purgeRows } from './purge.ts';
 import { evalRuns, eventOutbox, githubDeliveries, githubInstallations, githubLinks, previewTargets } from './schema.ts';
 
 type EventRow = typeof eventOutbox.$inferSelect;
@@ -77,6 +78,9 @@ export function createSqliteGithub(db: SqliteDb, write: Write): GithubStore {
           db.insert(githubDeliveries).values({ id: deliveryId, receivedAt: at }).onConflictDoNothing().run(),
         );
         return inserted.changes > 0;
+      },
+      async purge(before, limit) {
+        return purgeRows(db, write, githubDeliveries, lt(githubDeliveries.receivedAt, before), limit);
       },
     },
     previewTargets: {
