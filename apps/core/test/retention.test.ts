@@ -48,6 +48,7 @@ async function addRows(store: Store, tag: string, at: Date, options: { finished:
     createdAt: iso(),
   });
   await store.idempotency.put('ws_1', 'verifications.create', tag, { requestHash: 'h', response: '{}' }, iso());
+  await store.githubDeliveries.claim(`dlv-${tag}`, iso());
 }
 
 describe('the retention job', () => {
@@ -72,7 +73,11 @@ describe('the retention job', () => {
       sessions: 2,
       idempotency_keys: 2,
       mail_outbox: 1,
+      github_deliveries: 2,
     });
+    // A webhook delivery is remembered for as long as GitHub may redeliver it, then forgotten.
+    expect(await store.githubDeliveries.claim('dlv-fresh', now.toISOString())).toBe(false);
+    expect(await store.githubDeliveries.claim('dlv-old', now.toISOString())).toBe(true);
     expect(await store.deviceAuthorizations.findByDeviceCodeHash('device_old')).toBeUndefined();
     expect(await store.loginLinks.findByTokenHash('link_old')).toBeUndefined();
     expect(await store.idempotency.get('ws_1', 'verifications.create', 'old', '2000-01-01T00:00:00.000Z')).toBeUndefined();

@@ -41,6 +41,7 @@ export function createRetention(options: { store: Store; idempotency: Idempotenc
       idempotency_keys: await drain((n) => store.idempotency.purge(idempotency.expiredBefore(), n)),
       message_outbox: await drain((n) => store.outbox.purgeFinished(ago(retention.finishedDeliveriesMs), n)),
       mail_outbox: await drain((n) => store.mails.purgeFinished(ago(retention.finishedDeliveriesMs), n)),
+      github_deliveries: await drain((n) => store.githubDeliveries.purge(ago(retention.finishedDeliveriesMs), n)),
       // The hourly cap reads only the current hour's count.
       hourly_sends: await drain((n) => store.outbox.purgeHourlyCounts(ago(2 * hourMs), n)),
       dev_messages: await store.devMessages.keepNewest(retention.devItemsKept),

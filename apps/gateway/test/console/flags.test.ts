@@ -162,3 +162,14 @@ it('a fixed flag shows the version that fixed it, in place and on the flags page
   expect(await reply(page).getByRole('region', { name: 'Flag', exact: true }).locator('.flag-state').textContent()).toBe('Open');
   await window.close();
 }, 60_000);
+
+it("the console serves the flags digest as flags.md to its members, the same text as the API's; others sign in first", async () => {
+  const window = await windowOf(browser);
+  const signedOut = await window.request.get(`${platform.url}/w/acme/flags.md`, { maxRedirects: 0 });
+  expect([signedOut.status(), signedOut.headers().location]).toEqual([303, `/login?next=${encodeURIComponent('/w/acme/flags.md')}`]);
+  await signIn(window, platform, 'ada@example.com');
+  const served = await window.request.get(`${platform.url}/w/acme/flags.md`);
+  expect(served.headers()['content-type']).toBe('text/markdown; charset=utf-8');
+  expect(await served.text()).toBe(await digest());
+  await window.close();
+}, 60_000);

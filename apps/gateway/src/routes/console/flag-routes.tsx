@@ -1,3 +1,5 @@
+import { renderFlagsDigest } from '@svc/digest';
+import { flagList } from '@svc/domain';
 import type { Request, Router } from 'express';
 import { formField, type PageKit } from './page-kit.tsx';
 import { FlagsPage } from './pages/flags.tsx';
@@ -45,6 +47,17 @@ export function flagRoutes(routes: Router, { core, session, page, viewer, worksp
     }),
   );
 
+  // The digest as `svc flags` prints it, for members signed in to the console: what the `service-flags` issue links to.
+  routes.get(
+    '/w/:workspace/flags.md',
+    page(async (req, res) => {
+      const signedIn = await viewer(req, res);
+      if (!signedIn) return;
+      const workspace = String(req.params.workspace);
+      const { flags } = flagList.parse(await core.flags.list.query({ workspace, status: 'open' }, session.caller(req)));
+      res.type('text/markdown; charset=utf-8').send(renderFlagsDigest({ workspace, flags }));
+    }),
+  );
   routes.get(
     '/w/:workspace/flags',
     page(async (req, res) => {
