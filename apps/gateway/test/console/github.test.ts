@@ -62,6 +62,12 @@ it('an owner links a repository, sees whether the app is installed there, and un
   await page.goto(`${platform.url}/w/acme`);
   expect(await rows(page)).toEqual([['Acme/Support-Bot', 'installed']]);
 
+  // A post without the session's CSRF token (another site's form) changes nothing.
+  const forged = await page.request.post(`${platform.url}/w/acme/github/links/Acme/Support-Bot/remove`, { form: {}, maxRedirects: 0 });
+  expect(forged.status()).toBe(403);
+  await page.goto(`${platform.url}/w/acme`);
+  expect(await rows(page)).toEqual([['Acme/Support-Bot', 'installed']]);
+
   await link('not a repository');
   expect(await page.locator('body').innerText()).toContain('expected a GitHub repository as owner/name');
 
