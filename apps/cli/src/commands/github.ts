@@ -22,8 +22,8 @@ async function context(command: Command) {
 }
 
 const notInstalled = (repository: string) =>
-  `The svc GitHub App is not installed on ${repository} yet: install it there (the app's page on GitHub, "Install"); ` +
-  'until then it leaves the repository alone.';
+  `The svc GitHub App is not installed on ${repository} yet: install it from the app's page on GitHub (Install, then pick ` +
+  'the repository); until then the app leaves the repository alone.';
 
 const linkPath = (base: string, repository: string) => `${base}/${repository.split('/').map(encodeURIComponent).join('/')}`;
 
