@@ -50,6 +50,11 @@ export interface CoreConfig {
     /** How long a runner holds an execution it leased unless it renews the lease. */
     leaseMs: number;
   };
+  /**
+   * The daily digest: when it runs (a cron expression, SVC_DIGEST_CRON) in which time zone (SVC_DIGEST_TZ). Its day
+   * is the date in that zone.
+   */
+  digest: { cron: string; timeZone: string };
   /** Local mode: the demo agent's backend, which the seed points the demo's secrets at. */
   demoBackend?: { url: string; token: string };
 }
@@ -64,5 +69,6 @@ export const defaultConfig: CoreConfig = {
   models: {},
   toolEgress: { allowPrivateNetworks: false },
   evals: { judges: [], leaseMs: 60_000 },
+  digest: { cron: '0 8 * * *', timeZone: 'America/Santiago' },
   retention: { intervalMs: 3_600_000, afterExpiryMs: 86_400_000, finishedDeliveriesMs: 7 * 86_400_000, devItemsKept: 1000 },
 };
