@@ -51,6 +51,7 @@ export async function startCore({
   services.delivery.start();
   services.mailer.loop.start();
   services.retention.start();
+  services.dailyDigest.start();
   const { server, closeChannels } = createCoreServer(services, secretKey, log);
   const boundPort = await listen(server, port, host, 'CORE_PORT');
   services.toolEgress.platformPorts.add(boundPort);
@@ -62,6 +63,7 @@ export async function startCore({
       stopped ??= (async () => {
         await closeChannels();
         await closeServer(server);
+        await services.dailyDigest.stop();
         await services.delivery.stop();
         await services.mailer.loop.stop();
         await services.retention.stop();
