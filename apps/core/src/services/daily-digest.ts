@@ -85,7 +85,7 @@ export function createDailyDigest(options: { store: Store; mailer: Mailer; confi
     run,
     /** Schedules the job, and runs it now when today's time has passed (the claims make that a no-op if done). */
     start() {
-      task = scheduleDaily(schedule, () => void tick());
+      task = scheduleDaily(schedule, () => void tick(), log);
       if (firedToday(schedule, clock())) void tick();
     },
     /** Waits for the run under way, if any. */

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import type { Logger } from '@svc/server-kit';
 import cron, { type ScheduledTask } from 'node-cron';
 
 /** When the daily digest runs: a cron expression read in a time zone. */
@@ -48,10 +49,20 @@ export function firedToday(schedule: DigestSchedule, now: Date): Date | undefine
 }
 
 /** Runs `fire` at each time of the schedule (node-cron, in the schedule's zone), with the time it was due. */
-export function scheduleDaily(schedule: DigestSchedule, fire: (due: Date) => void): ScheduledTask {
+export function scheduleDaily(schedule: DigestSchedule, fire: (due: Date) => void, log?: Logger): ScheduledTask {
   return cron.schedule(schedule.cron, (context) => fire(context.date), {
     timezone: schedule.timeZone,
     name: 'daily-digest',
     unref: true,
+    // node-cron's own messages (a time missed while the process was busy) in core's log, not on the console.
+    ...(log && {
+      logger: {
+        info: (message: string) => log.info({ schedule: schedule.cron }, message),
+        warn: (message: string) => log.warn({ schedule: schedule.cron }, message),
+        error: (message: string | Error, err?: Error) =>
+          log.error({ err: err ?? message, schedule: schedule.cron }, 'daily digest schedule'),
+        debug: (message: string | Error) => log.debug({ schedule: schedule.cron }, String(message)),
+      },
+    }),
   });
 }
