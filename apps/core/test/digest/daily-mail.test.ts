@@ -101,3 +101,14 @@ it('mails once when runs of the day go at once', async () => {
   expect(queued(cores.dataDir).map((m) => m.to)).toEqual(['ada@example.com', 'dev@example.com']);
   await smtp.mail(1);
 });
+
+it('queues no mail it could not deliver (no SMTP_URL outside local mode): the flags stay new for a later mail', async () => {
+  cores = digestCores(smtp.url, { mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' } });
+  cores.at('2026-04-05T11:00:00.000Z');
+  const unmailed = await cores.start();
+  const { workspace } = await acmeWithFlags(unmailed.services, ['Greet by name.']);
+  cores.at('2026-04-05T12:00:00.000Z');
+  expect(await unmailed.services.dailyDigest.run()).toEqual({ day: '2026-04-05', workspaces: { acme: 'no_mail_delivery' } });
+  expect(queued(cores.dataDir)).toEqual([]);
+  expect(await unmailed.services.store.digestDays.lastMailed(workspace.id)).toBeUndefined();
+});
