@@ -55,6 +55,10 @@ export interface CoreConfig {
    * is the date in that zone.
    */
   digest: { cron: string; timeZone: string };
+  github: {
+    /** How long the GitHub App holds an event it claimed: one killed mid-event leaves it to another after this. */
+    eventClaimMs: number;
+  };
   /** Local mode: the demo agent's backend, which the seed points the demo's secrets at. */
   demoBackend?: { url: string; token: string };
 }
@@ -70,5 +74,6 @@ export const defaultConfig: CoreConfig = {
   toolEgress: { allowPrivateNetworks: false },
   evals: { judges: [], leaseMs: 60_000 },
   digest: { cron: '0 8 * * *', timeZone: 'America/Santiago' },
+  github: { eventClaimMs: 60_000 },
   retention: { intervalMs: 3_600_000, afterExpiryMs: 86_400_000, finishedDeliveriesMs: 7 * 86_400_000, devItemsKept: 1000 },
 };

@@ -49,6 +49,7 @@ const schema = z.object({
     .trim()
     .default(defaultConfig.digest.timeZone)
     .refine(validTimeZone, 'expected an IANA time zone, e.g. America/Santiago'),
+  SVC_GITHUB_EVENT_CLAIM_MS: z.coerce.number().int().min(100).default(defaultConfig.github.eventClaimMs),
   SVC_DEMO_BACKEND_URL: httpUrl.optional(),
   SVC_DEMO_BACKEND_TOKEN: z.string().optional(),
 });
@@ -88,6 +89,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
       toolEgress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, gatewayPort: parsed.PORT },
       evals: { judges: parsed.SVC_JUDGE_MODELS, leaseMs: parsed.SVC_EVAL_LEASE_MS },
       digest: { cron: parsed.SVC_DIGEST_CRON, timeZone: parsed.SVC_DIGEST_TZ },
+      github: { eventClaimMs: parsed.SVC_GITHUB_EVENT_CLAIM_MS },
       demoBackend:
         parsed.SVC_DEMO_BACKEND_URL && parsed.SVC_DEMO_BACKEND_TOKEN
           ? { url: parsed.SVC_DEMO_BACKEND_URL, token: parsed.SVC_DEMO_BACKEND_TOKEN }

@@ -8,6 +8,7 @@ import { createSqliteDigest } from './digest.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
 import { createSqliteEvals } from './evals.ts';
 import { createSqliteFlags } from './flags.ts';
+import { createSqliteGithub } from './github.ts';
 import { groupCommit } from './group-commit.ts';
 import { createSqliteMembers } from './members.ts';
 import { createSqliteMessaging } from './messaging.ts';
@@ -62,6 +63,7 @@ export function createSqliteStore(file: string): Store {
     ...createSqliteFlags(db, write),
     ...createSqliteEvals(db, write),
     ...createSqliteDigest(db, write),
+    ...createSqliteGithub(db, write),
     ...createSqliteMembers(db, write, () => knownMemberships.clear()),
     users: {
       async create(user) {
