@@ -72,7 +72,11 @@ describe('POST /dev/digest', () => {
     for (let run = 0; run < 2; run++) {
       const res = await request(`http://127.0.0.1:${port}/dev/digest`, { method: 'POST' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ day: today, workspaces: expect.arrayContaining([{ workspace: 'quiet', outcome: 'nothing_new' }]) });
+      expect(res.body).toEqual({
+        day: today,
+        workspaces: expect.arrayContaining([{ workspace: 'quiet', outcome: 'nothing_new' }]),
+        flags_issues: [],
+      });
     }
   });
 

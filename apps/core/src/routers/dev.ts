@@ -29,7 +29,11 @@ export const devRouter = router({
 
   /** Runs the daily digest now for today, even where today's is done: to see its mail without waiting for 08:00. */
   digest: localProcedure.mutation(async ({ ctx }) => {
-    const { day, workspaces } = await ctx.services.dailyDigest.run({ force: true });
-    return { day, workspaces: Object.entries(workspaces).map(([workspace, outcome]) => ({ workspace, outcome })) };
+    const { day, workspaces, flagsIssues } = await ctx.services.dailyDigest.run({ force: true });
+    return {
+      day,
+      workspaces: Object.entries(workspaces).map(([workspace, outcome]) => ({ workspace, outcome })),
+      flags_issues: flagsIssues,
+    };
   }),
 });

@@ -5,6 +5,7 @@ import type { NewWorkspace, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { digestMail, notesShown } from './digest-mail.ts';
 import { dayIn, firedToday, scheduleDaily } from './digest-schedule.ts';
+import type { GithubEventService } from './github-events.ts';
 import type { Mailer } from './mail.ts';
 
 /** A digest mail is worth sending all day: retried through an SMTP outage for that long. */
@@ -15,16 +16,28 @@ export type WorkspaceDigest = 'mailed' | 'nothing_new' | 'done_before' | 'no_mai
 
 export interface DigestRun {
   day: string;
+  /** The mail of each workspace. */
   workspaces: Record<string, WorkspaceDigest>;
+  /** The repositories whose `service-flags` issue the GitHub App was asked to bring up to date. */
+  flagsIssues: string[];
 }
 
 /**
  * The daily digest: at the schedule's time (node-cron in its zone), each workspace's day is claimed first (a durable
  * row, so any number of cores and restarts do it once), then the owners and developers get a mail when replies
- * were flagged since the workspace's last digest mail. A core that starts after the day's time runs it then.
+ * were flagged since the workspace's last digest mail, and the GitHub App is asked to bring the `service-flags`
+ * issue of each linked repository it is installed on up to date (every day: the issue closes once no flag is left).
+ * A core that starts after the day's time runs it then.
  */
-export function createDailyDigest(options: { store: Store; mailer: Mailer; config: CoreConfig; clock: Clock; log: Logger }) {
-  const { store, mailer, config, clock, log } = options;
+export function createDailyDigest(options: {
+  store: Store;
+  mailer: Mailer;
+  events: GithubEventService;
+  config: CoreConfig;
+  clock: Clock;
+  log: Logger;
+}) {
+  const { store, mailer, events, config, clock, log } = options;
   const schedule = config.digest;
   let task: ScheduledTask | undefined;
   let running: Promise<unknown> | undefined;
@@ -51,20 +64,34 @@ export function createDailyDigest(options: { store: Store; mailer: Mailer; confi
     return 'mailed';
   }
 
-  async function digestWorkspace(workspace: NewWorkspace, day: string, force: boolean): Promise<WorkspaceDigest> {
+  /** One `flags_issue` event per linked repository the app is installed on, once a day (again when forced). */
+  async function askForFlagsIssues(workspace: NewWorkspace, day: string, at: string, force: boolean): Promise<string[]> {
+    const asked: string[] = [];
+    for (const { repository } of await store.githubLinks.list(workspace.id)) {
+      if (!(await store.githubInstallations.find(repository))) continue;
+      const key = force ? `${repository}:${day}:${at}` : `${repository}:${day}`;
+      if (await events.enqueue('flags_issue', key, { workspace_id: workspace.id, repository })) asked.push(repository);
+    }
+    if (asked.length > 0) log.info({ workspace: workspace.slug, day, repositories: asked }, 'daily digest: flags issues queued');
+    return asked;
+  }
+
+  async function digestWorkspace(workspace: NewWorkspace, day: string, force: boolean, flagsIssues: string[]): Promise<WorkspaceDigest> {
     // The time the day's window of new flags ends: the next mail's window starts there.
     const at = clock().toISOString();
     const claimed = await store.digestDays.claim({ workspaceId: workspace.id, day, claimedAt: at, mailedAt: null });
     if (!claimed && !force) return 'done_before';
-    return mailNewFlags(workspace, day, at);
+    const mailed = await mailNewFlags(workspace, day, at);
+    flagsIssues.push(...(await askForFlagsIssues(workspace, day, at, force)));
+    return mailed;
   }
 
   /** One round over every workspace for today (the date in the schedule's zone); `force` redoes a day done before. */
   async function run({ force = false } = {}): Promise<DigestRun> {
     const day = dayIn(clock(), schedule.timeZone);
-    const outcome: DigestRun = { day, workspaces: {} };
+    const outcome: DigestRun = { day, workspaces: {}, flagsIssues: [] };
     for (const workspace of await store.workspaces.all()) {
-      outcome.workspaces[workspace.slug] = await digestWorkspace(workspace, day, force).catch((error: unknown) => {
+      outcome.workspaces[workspace.slug] = await digestWorkspace(workspace, day, force, outcome.flagsIssues).catch((error: unknown) => {
         log.error({ err: error, workspace: workspace.slug, day }, 'daily digest failed for a workspace');
         return 'failed' as const;
       });

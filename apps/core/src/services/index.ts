@@ -111,7 +111,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     verifications: createVerificationService({ store, keyring, senders, config, clock, onQueued: () => void delivery.kick() }),
     idempotency,
     retention: createRetention({ store, idempotency, config, clock, log }),
-    dailyDigest: createDailyDigest({ store, mailer, config, clock, log }),
+    dailyDigest: createDailyDigest({ store, mailer, events: githubEvents, config, clock, log }),
     webhooks: createProviderWebhooks(store, senders, clock),
     delivery,
   };

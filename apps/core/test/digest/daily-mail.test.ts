@@ -72,20 +72,20 @@ it('mails only what is new since the last mail, and nothing on a day with nothin
   const core = await cores.start();
   const { flag } = await acmeWithFlags(core.services, ['Greet by name.']);
   const { dailyDigest } = core.services;
-  expect(await dailyDigest.run()).toEqual({ day: '2026-04-05', workspaces: { acme: 'mailed' } });
+  expect(await dailyDigest.run()).toEqual({ day: '2026-04-05', workspaces: { acme: 'mailed' }, flagsIssues: [] });
   expect((await smtp.mail(1)).subject).toBe('1 new flagged reply in acme');
 
   cores.at('2026-04-05T20:00:00.000Z');
   await flag(['Link the refund form.', null]);
   cores.at('2026-04-06T12:00:00.000Z'); // the 6th, 08:00 in Santiago: the flag of the 5th evening is new
-  expect(await dailyDigest.run()).toEqual({ day: '2026-04-06', workspaces: { acme: 'mailed' } });
+  expect(await dailyDigest.run()).toEqual({ day: '2026-04-06', workspaces: { acme: 'mailed' }, flagsIssues: [] });
   const next = await smtp.mail(3);
   expect(next.subject).toBe('1 new flagged reply in acme');
   expect(next.text).toContain('- support: Link the refund form.\n\n');
   expect(next.text).not.toContain('Greet by name.');
 
   cores.at('2026-04-07T12:00:00.000Z');
-  expect(await dailyDigest.run()).toEqual({ day: '2026-04-07', workspaces: { acme: 'nothing_new' } });
+  expect(await dailyDigest.run()).toEqual({ day: '2026-04-07', workspaces: { acme: 'nothing_new' }, flagsIssues: [] });
   expect(queued(cores.dataDir)).toHaveLength(4);
   expect(smtp.mails).toHaveLength(4);
 });
@@ -108,7 +108,11 @@ it('queues no mail it could not deliver (no SMTP_URL outside local mode): the fl
   const unmailed = await cores.start();
   const { workspace } = await acmeWithFlags(unmailed.services, ['Greet by name.']);
   cores.at('2026-04-05T12:00:00.000Z');
-  expect(await unmailed.services.dailyDigest.run()).toEqual({ day: '2026-04-05', workspaces: { acme: 'no_mail_delivery' } });
+  expect(await unmailed.services.dailyDigest.run()).toEqual({
+    day: '2026-04-05',
+    workspaces: { acme: 'no_mail_delivery' },
+    flagsIssues: [],
+  });
   expect(queued(cores.dataDir)).toEqual([]);
   expect(await unmailed.services.store.digestDays.lastMailed(workspace.id)).toBeUndefined();
 });
