@@ -39,8 +39,9 @@ export function devRoutes(core: CoreClient): Router {
   routes.get('/mailbox', async (req, res) => {
     const { messages } = await core.dev.mailbox.query(undefined, anonymous);
     const digest = typeof req.query.digest === 'string' ? req.query.digest : undefined;
-    const mailed = typeof req.query.mailed === 'string' ? req.query.mailed.split(',').filter(Boolean) : [];
-    sendPage(res, <DevMailboxPage mails={messages} digest={digest === undefined ? undefined : { day: digest, mailed }} />);
+    const list = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).split(',').filter(Boolean) : []);
+    const ran = digest === undefined ? undefined : { day: digest, mailed: list('mailed'), issues: list('issues') };
+    sendPage(res, <DevMailboxPage mails={messages} digest={ran} />);
   });
 
   // Runs the daily digest now (for today, even if done). The mailbox page's button lands back on the mailbox.
@@ -51,7 +52,8 @@ export function devRoutes(core: CoreClient): Router {
       return;
     }
     const mailed = ran.workspaces.filter((w) => w.outcome === 'mailed').map((w) => w.workspace);
-    res.redirect(303, `/dev/mailbox?${new URLSearchParams({ digest: ran.day, mailed: mailed.join(',') })}`);
+    const shown = new URLSearchParams({ digest: ran.day, mailed: mailed.join(','), issues: ran.flags_issues.join(',') });
+    res.redirect(303, `/dev/mailbox?${shown}`);
   });
   return routes;
 }

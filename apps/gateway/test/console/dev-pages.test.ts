@@ -63,13 +63,19 @@ it('the dev mailbox’s button runs the daily digest now and lands back on the m
   const digesto = await flagsWorkspace(platform, 'digesto');
   const { replies } = await digesto.conversation(['where is my order?']);
   expect((await digesto.flags('', { json: { message_id: replies[0], note: 'Ask for the <order> number first.' } })).status).toBe(201);
+  const { store } = platform.core.services;
+  const at = new Date().toISOString();
+  await store.githubLinks.create({ workspaceId: digesto.workspaceId, repository: 'digesto/bot', createdBy: 'usr_x', createdAt: at });
+  await store.githubInstallations.sync(7, ['digesto/bot'], [], at);
   const window = await windowOf(browser);
   const page = await window.newPage();
   await page.goto(`${platform.url}/dev/mailbox`);
   const run = page.getByRole('button', { name: 'Run the daily digest now' });
   await run.click();
   await page.waitForURL(new RegExp(`^${platform.url}/dev/mailbox\\?digest=`));
-  expect(await page.getByRole('status').textContent()).toMatch(/^The daily digest ran for \d{4}-\d{2}-\d{2}: mailed digesto\.$/);
+  expect(await page.getByRole('status').textContent()).toMatch(
+    /^The daily digest ran for \d{4}-\d{2}-\d{2}: mailed digesto\. The GitHub App brings the service-flags issue of digesto\/bot up to date\.$/,
+  );
   const mail = page.locator('.card', { has: page.getByRole('heading', { name: '1 new flagged reply in digesto' }) });
   await expect.poll(async () => (await page.reload(), await mail.count())).toBe(1);
   const text = (await mail.locator('pre.mail').textContent()) ?? '';

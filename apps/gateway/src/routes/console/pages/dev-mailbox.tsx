@@ -4,10 +4,11 @@ import { LinkedText } from '../components/linked-text.tsx';
 import { When } from '../components/when.tsx';
 import type { DevMail } from '../core-answers.ts';
 
-/** What a run of the daily digest from this page did: its day and the workspaces it mailed. */
+/** What a run of the daily digest from this page did: its day, the workspaces it mailed, the issues it had updated. */
 export interface DigestRan {
   day: string;
   mailed: string[];
+  issues: string[];
 }
 
 /** The mails kept instead of sent, newest first, their links clickable; a button runs the daily digest now. */
@@ -29,6 +30,7 @@ export function DevMailboxPage({ mails, digest }: { mails: DevMail[]; digest?: D
         <p role="status">
           The daily digest ran for {digest.day}:{' '}
           {digest.mailed.length ? `mailed ${digest.mailed.join(', ')}.` : 'no workspace has replies flagged since its last digest mail.'}
+          {digest.issues.length > 0 && ` The GitHub App brings the service-flags issue of ${digest.issues.join(', ')} up to date.`}
         </p>
       )}
       {mails.length ? (
