@@ -12,7 +12,7 @@ import { tempDir } from '../temp-dir.ts';
 export function digestCores(smtpUrl: string, config: Partial<CoreConfig> = {}) {
   const dataDir = tempDir();
   const secretKey = randomBytes(32);
-  const clock = { now: Date.parse('2026-04-05T11:00:00.000Z') };
+  const clock = { now: Date.parse('2026-04-05T11:00:00.000Z'), system: false };
   const started: RunningCore[] = [];
   return {
     dataDir,
@@ -20,6 +20,10 @@ export function digestCores(smtpUrl: string, config: Partial<CoreConfig> = {}) {
     /** Sets the clock to an instant (ISO, UTC). */
     at(iso: string) {
       clock.now = Date.parse(iso);
+    },
+    /** Cores read `Date` (which the test may fake, for node-cron's sake too) instead of the set instant. */
+    useSystemClock() {
+      clock.system = true;
     },
     async start(): Promise<RunningCore> {
       const core = await startCore({
@@ -32,7 +36,7 @@ export function digestCores(smtpUrl: string, config: Partial<CoreConfig> = {}) {
           delivery: { ...defaultConfig.delivery, pollMs: 50 },
           ...config,
         },
-        clock: () => new Date(clock.now),
+        clock: () => (clock.system ? new Date() : new Date(clock.now)),
         log: createLogger('core', { LOG_LEVEL: 'silent' }),
       });
       started.push(core);
