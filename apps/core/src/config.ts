@@ -43,6 +43,8 @@ export interface CoreConfig {
     finishedDeliveriesMs: number;
     /** The newest messages and mails the dev outbox and mailbox keep. */
     devItemsKept: number;
+    /** The daily digest's days: their claims are needed the day itself; each workspace's latest mailed day is kept. */
+    digestDaysMs: number;
   };
   evals: {
     /** SVC_JUDGE_MODELS, in order of preference: each agent is judged by the first of another model family. */
@@ -75,5 +77,11 @@ export const defaultConfig: CoreConfig = {
   evals: { judges: [], leaseMs: 60_000 },
   digest: { cron: '0 8 * * *', timeZone: 'America/Santiago' },
   github: { eventClaimMs: 60_000 },
-  retention: { intervalMs: 3_600_000, afterExpiryMs: 86_400_000, finishedDeliveriesMs: 7 * 86_400_000, devItemsKept: 1000 },
+  retention: {
+    intervalMs: 3_600_000,
+    afterExpiryMs: 86_400_000,
+    finishedDeliveriesMs: 7 * 86_400_000,
+    devItemsKept: 1000,
+    digestDaysMs: 30 * 86_400_000,
+  },
 };

@@ -75,5 +75,22 @@ export function describeDigestStoreContract(name: string, open: () => Store): vo
       expect((await store.mails.due(at(9), 10)).map((m) => m.id)).toEqual(['mail_1']);
       expect((await store.digestDays.lastMailed('ws_1'))?.mailedAt).toBe(at(2));
     });
+
+    it('purges the days before a date in batches, but keeps each workspace’s latest mailed day', async () => {
+      const day = (n: number) => `2026-04-0${n}`;
+      for (let n = 1; n <= 5; n++) await store.digestDays.claim({ workspaceId: 'ws_1', day: day(n), claimedAt: at(n), mailedAt: null });
+      await store.digestDays.markMailed('ws_1', day(2), at(2), []);
+      await store.digestDays.markMailed('ws_1', day(3), at(3), []);
+      await store.digestDays.claim({ workspaceId: 'ws_2', day: day(1), claimedAt: at(1), mailedAt: null });
+      await store.digestDays.markMailed('ws_2', day(1), at(1), []);
+      expect(await store.digestDays.purgeBefore(day(5), 1)).toBe(1);
+      expect(await store.digestDays.purgeBefore(day(5), 10)).toBe(2); // days 1, 2 and 4 of ws_1
+      expect(await store.digestDays.purgeBefore(day(5), 10)).toBe(0);
+      expect((await store.digestDays.lastMailed('ws_1'))?.day).toBe(day(3));
+      expect((await store.digestDays.lastMailed('ws_2'))?.day).toBe(day(1));
+      // Kept: ws_1's day 5 is not before the date, so claiming it again is refused.
+      expect(await store.digestDays.claim({ workspaceId: 'ws_1', day: day(5), claimedAt: at(9), mailedAt: null })).toBe(false);
+      expect(await store.digestDays.claim({ workspaceId: 'ws_1', day: day(4), claimedAt: at(9), mailedAt: null })).toBe(true);
+    });
   });
 }

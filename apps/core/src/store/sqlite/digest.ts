@@ -1,8 +1,9 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { DigestStore } from '../automation-store.ts';
 import { mailRow } from './auth.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
+import { purgeRows } from './purge.ts';
 import { digestDays, mailOutbox } from './schema.ts';
 
 export function createSqliteDigest(db: SqliteDb, write: Write): DigestStore {
@@ -29,6 +30,11 @@ export function createSqliteDigest(db: SqliteDb, write: Write): DigestStore {
             .run();
           if (mails.length > 0) db.insert(mailOutbox).values(mails.map(mailRow)).run();
         });
+      },
+      purgeBefore(day, limit) {
+        const supersededOrUnmailed = sql`(${digestDays.mailedAt} is null or exists (select 1 from ${digestDays} later
+          where later.workspace_id = ${digestDays.workspaceId} and later.mailed_at > ${digestDays.mailedAt}))`;
+        return purgeRows(db, write, digestDays, and(lt(digestDays.day, day), supersededOrUnmailed)!, limit);
       },
     },
   };
