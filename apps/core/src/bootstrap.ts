@@ -53,6 +53,7 @@ export async function startCore({
   services.delivery.start();
   services.mailer.loop.start();
   services.retention.start();
+  services.dailyDigest.start();
   const { server, closeChannels } = createCoreServer(services, secretKey, log);
   const boundPort = await listen(server, port, host, 'CORE_PORT');
   services.toolEgress.platformPorts.add(boundPort);
@@ -65,6 +66,7 @@ export async function startCore({
         services.evalWork.stop();
         await closeChannels();
         await closeServer(server);
+        await services.dailyDigest.stop();
         await services.delivery.stop();
         await services.mailer.loop.stop();
         await services.retention.stop();

@@ -43,6 +43,8 @@ export interface CoreConfig {
     finishedDeliveriesMs: number;
     /** The newest messages and mails the dev outbox and mailbox keep. */
     devItemsKept: number;
+    /** The daily digest's days: their claims are needed the day itself; each workspace's latest mailed day is kept. */
+    digestDaysMs: number;
   };
   evals: {
     /** SVC_JUDGE_MODELS, in order of preference: each agent is judged by the first of another model family. */
@@ -50,6 +52,11 @@ export interface CoreConfig {
     /** How long a runner holds an execution it leased unless it renews the lease. */
     leaseMs: number;
   };
+  /**
+   * The daily digest: when it runs (a cron expression, SVC_DIGEST_CRON) in which time zone (SVC_DIGEST_TZ). Its day
+   * is the date in that zone.
+   */
+  digest: { cron: string; timeZone: string };
   github: {
     /** How long the GitHub App holds an event it claimed: one killed mid-event leaves it to another after this. */
     eventClaimMs: number;
@@ -68,6 +75,13 @@ export const defaultConfig: CoreConfig = {
   models: {},
   toolEgress: { allowPrivateNetworks: false },
   evals: { judges: [], leaseMs: 60_000 },
+  digest: { cron: '0 8 * * *', timeZone: 'America/Santiago' },
   github: { eventClaimMs: 60_000 },
-  retention: { intervalMs: 3_600_000, afterExpiryMs: 86_400_000, finishedDeliveriesMs: 7 * 86_400_000, devItemsKept: 1000 },
+  retention: {
+    intervalMs: 3_600_000,
+    afterExpiryMs: 86_400_000,
+    finishedDeliveriesMs: 7 * 86_400_000,
+    devItemsKept: 1000,
+    digestDaysMs: 30 * 86_400_000,
+  },
 };

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
+import { validCron, validTimeZone } from './services/digest-schedule.ts';
 import { type CoreConfig, defaultConfig } from './config.ts';
 
 const seconds = (fallback: number) => z.coerce.number().int().min(1, 'expected a number of seconds').default(fallback);
@@ -41,6 +42,13 @@ const schema = z.object({
     )
     .pipe(z.array(z.string().regex(/^(openai|anthropic):[\w.:/-]+$/, 'expected provider:model, e.g. anthropic:claude-sonnet-4-5'))),
   SVC_EVAL_LEASE_MS: z.coerce.number().int().min(100).default(defaultConfig.evals.leaseMs),
+  /** When the daily digest runs, in SVC_DIGEST_TZ: minute hour day-of-month month day-of-week (seconds first optionally). */
+  SVC_DIGEST_CRON: z.string().trim().default(defaultConfig.digest.cron).refine(validCron, 'expected a cron expression, e.g. 0 8 * * *'),
+  SVC_DIGEST_TZ: z
+    .string()
+    .trim()
+    .default(defaultConfig.digest.timeZone)
+    .refine(validTimeZone, 'expected an IANA time zone, e.g. America/Santiago'),
   SVC_GITHUB_EVENT_CLAIM_MS: z.coerce.number().int().min(100).default(defaultConfig.github.eventClaimMs),
   SVC_DEMO_BACKEND_URL: httpUrl.optional(),
   SVC_DEMO_BACKEND_TOKEN: z.string().optional(),
@@ -80,6 +88,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
       },
       toolEgress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, gatewayPort: parsed.PORT },
       evals: { judges: parsed.SVC_JUDGE_MODELS, leaseMs: parsed.SVC_EVAL_LEASE_MS },
+      digest: { cron: parsed.SVC_DIGEST_CRON, timeZone: parsed.SVC_DIGEST_TZ },
       github: { eventClaimMs: parsed.SVC_GITHUB_EVENT_CLAIM_MS },
       demoBackend:
         parsed.SVC_DEMO_BACKEND_URL && parsed.SVC_DEMO_BACKEND_TOKEN

@@ -97,6 +97,29 @@ describe('the retention job', () => {
     store.close();
   });
 
+  it('deletes the daily digest’s days after 30 days, but keeps the latest mailed one, where the next mail starts', async () => {
+    const now = new Date('2026-05-15T12:00:00Z'); // 08:00 in Santiago
+    const services = createServices({
+      store: createSqliteStore(join(tempDir(), 'svc.db')),
+      secretKey: randomBytes(32),
+      log,
+      clock: () => now,
+    });
+    const { store } = services;
+    await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: now.toISOString() });
+    await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: now.toISOString() }, 'usr_1');
+    const claim = (day: string) => store.digestDays.claim({ workspaceId: 'ws_1', day, claimedAt: `${day}T12:00:00.000Z`, mailedAt: null });
+    for (const day of ['2026-04-01', '2026-04-02', '2026-04-03', '2026-04-15', '2026-04-16']) await claim(day);
+    await store.digestDays.markMailed('ws_1', '2026-04-02', '2026-04-02T12:00:00.000Z', []);
+
+    expect(await services.retention.run()).toMatchObject({ digest_days: 2 }); // the 1st and the 3rd
+    expect(await store.digestDays.lastMailed('ws_1')).toMatchObject({ day: '2026-04-02' });
+    // The 15th is 30 days back in Santiago, and stays; the 1st can be claimed anew.
+    expect(await claim('2026-04-15')).toBe(false);
+    expect(await claim('2026-04-01')).toBe(true);
+    store.close();
+  });
+
   it('runs when core starts, so rows left by a core that was down go at once', async () => {
     const dataDir = tempDir();
     const store = createSqliteStore(join(dataDir, 'svc.db'));

@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { describeDigestStoreContract } from './store-contract-digest.ts';
 import { describeEvalsStoreContract } from './store-contract-evals.ts';
 import { describeFlagsStoreContract } from './store-contract-flags.ts';
 import { describeGithubStoreContract } from './store-contract-github.ts';
@@ -27,6 +28,7 @@ describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMembersStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeFlagsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeEvalsStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeDigestStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeGithubStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
@@ -49,6 +51,7 @@ it('opens the database in WAL mode with the migrations applied', () => {
       'eval_runs',
       'eval_executions',
       'eval_overrides',
+      'digest_days',
       'github_links',
       'github_installations',
       'github_deliveries',

@@ -213,5 +213,24 @@ export function describeFlagsStoreContract(name: string, open: () => Store): voi
       expect(await store.flags.openIn('ws_2', ['chat_1'])).toEqual(new Set());
       expect(await store.flags.openIn('ws_1', [])).toEqual(new Set());
     });
+    it('counts the open flags with a note created in a time window, and reads the oldest of them', async () => {
+      await store.flags.create(flag('flag_a', 'chat_1_a', { note: 'say hi back', createdAt: at(2) }), event('flag_a'));
+      await store.flags.create(flag('flag_b', 'chat_1_v', { note: null, createdAt: at(3) }), event('flag_b'));
+      await store.flags.create(flag('flag_c', 'chat_2_v', { note: 'gone', status: 'removed', createdAt: at(4) }), event('flag_c'));
+      await store.flags.create(flag('flag_d', 'chat_2_a', { note: 'greet by name', createdAt: at(5) }), event('flag_d'));
+      await store.flags.create(
+        flag('flag_e', 'chat_3_a', { workspaceId: 'ws_2', chatId: 'chat_3', note: 'other workspace', createdAt: at(5) }),
+        event('flag_e'),
+      );
+      const window = async (after: string | null, upTo: string, limit: number) => {
+        const { count, oldest } = await store.flags.createdBetween('ws_1', after, upTo, limit);
+        return { count, oldest: oldest.map((f) => f.id) };
+      };
+      expect(await window(null, at(9), 10)).toEqual({ count: 2, oldest: ['flag_a', 'flag_d'] });
+      expect(await window(null, at(9), 1)).toEqual({ count: 2, oldest: ['flag_a'] });
+      expect(await window(at(2), at(9), 10)).toEqual({ count: 1, oldest: ['flag_d'] });
+      expect(await window(null, at(4), 10)).toEqual({ count: 1, oldest: ['flag_a'] });
+      expect(await window(at(5), at(9), 10)).toEqual({ count: 0, oldest: [] });
+    });
   });
 }

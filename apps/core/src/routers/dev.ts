@@ -1,7 +1,7 @@
 import { DomainError } from '@svc/domain';
 import { publicProcedure, router } from '../trpc.ts';
 
-/** Local mode only: what the dev sender "sent". */
+/** Local mode only: what the dev sender "sent", and the daily digest on demand. */
 const localProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.services.config.localMode) throw new DomainError('not_found', 'not found');
   return next();
@@ -26,4 +26,14 @@ export const devRouter = router({
       created_at: m.createdAt,
     })),
   })),
+
+  /** Runs the daily digest now for today, even where today's is done: to see its mail without waiting for 08:00. */
+  digest: localProcedure.mutation(async ({ ctx }) => {
+    const { day, workspaces, flagsIssues } = await ctx.services.dailyDigest.run({ force: true });
+    return {
+      day,
+      workspaces: Object.entries(workspaces).map(([workspace, outcome]) => ({ workspace, outcome })),
+      flags_issues: flagsIssues,
+    };
+  }),
 });

@@ -1,6 +1,7 @@
 import type { MailContent } from './mail.ts';
 
-const escape = (text: string) =>
+/** Text made safe to place in HTML, in an element or an attribute. */
+export const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 function layout(title: string, paragraphs: string[], link: string, button: string): string {

@@ -5,6 +5,7 @@ import { createMessenger } from '../messaging/messenger.ts';
 import type { Store } from '../store/store.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { createChatService } from './chats.ts';
+import { createDailyDigest } from './daily-digest.ts';
 import { createDeliveryLoop } from './delivery.ts';
 import { createDeploymentService } from './deployments.ts';
 import { createDeviceAuthService } from './device-auth.ts';
@@ -109,6 +110,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     verifications: createVerificationService({ store, keyring, senders, config, clock, onQueued: () => void delivery.kick() }),
     idempotency,
     retention: createRetention({ store, idempotency, config, clock, log }),
+    dailyDigest: createDailyDigest({ store, mailer, events: githubEvents, config, clock, log }),
     webhooks: createProviderWebhooks(store, senders, clock),
     delivery,
   };

@@ -2,6 +2,7 @@ import type { Logger } from '@svc/server-kit';
 import type { CoreConfig } from '../config.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
+import { dayIn } from './digest-schedule.ts';
 import type { Idempotency } from './idempotency.ts';
 
 /** Rows one purge write deletes at most: a long backlog goes in many short writes. */
@@ -46,6 +47,9 @@ export function createRetention(options: { store: Store; idempotency: Idempotenc
       hourly_sends: await drain((n) => store.outbox.purgeHourlyCounts(ago(2 * hourMs), n)),
       dev_messages: await store.devMessages.keepNewest(retention.devItemsKept),
       dev_mails: await store.devMails.keepNewest(retention.devItemsKept),
+      digest_days: await drain((n) =>
+        store.digestDays.purgeBefore(dayIn(new Date(now - retention.digestDaysMs), config.digest.timeZone), n),
+      ),
     };
     const total = Object.values(purged).reduce((sum, n) => sum + n, 0);
     if (total > 0) log.info({ purged }, 'retention: deleted what is past its retention time');

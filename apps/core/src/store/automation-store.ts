@@ -119,5 +119,10 @@ export interface DigestStore {
     lastMailed(workspaceId: string): Promise<DigestDayRecord | undefined>;
     /** Records the day's mail as sent, inserting its mails into the mail outbox in the same transaction. */
     markMailed(workspaceId: string, day: string, at: string, mails: NewMail[]): Promise<void>;
+    /**
+     * Deletes at most `limit` days before `day`, but never a workspace's latest mailed day (where its next mail's new
+     * flags start); answers how many.
+     */
+    purgeBefore(day: string, limit: number): Promise<number>;
   };
 }

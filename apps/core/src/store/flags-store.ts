@@ -97,5 +97,15 @@ export interface FlagsStore {
     change(change: FlagChange): Promise<boolean>;
     /** Which of these chats have an open flag. */
     openIn(workspaceId: string, chatIds: string[]): Promise<Set<string>>;
+    /**
+     * The open flags with a note (those the digest lists) created after `after` (any time when null) and at or before
+     * `upTo`: how many, and the `limit` oldest.
+     */
+    createdBetween(
+      workspaceId: string,
+      after: string | null,
+      upTo: string,
+      limit: number,
+    ): Promise<{ count: number; oldest: FlagRecord[] }>;
   };
 }

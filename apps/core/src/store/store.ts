@@ -1,7 +1,7 @@
 import type { Role } from '@svc/domain';
 import type { AgentsStore } from './agents-store.ts';
 import type { AuthStore } from './auth-store.ts';
-import type { GithubStore } from './automation-store.ts';
+import type { DigestStore, GithubStore } from './automation-store.ts';
 import type { EvalsStore } from './evals-store.ts';
 import type { FlagsStore } from './flags-store.ts';
 import type { MembersStore } from './members-store.ts';
@@ -41,7 +41,7 @@ export interface DeveloperToken {
  * so a store backed by another database implements the same contract (see test/store-contract.ts).
  * A write that a unique key refuses rejects with the DomainError `conflict`, never the database's own error.
  */
-export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersStore, FlagsStore, EvalsStore, GithubStore {
+export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersStore, FlagsStore, EvalsStore, GithubStore, DigestStore {
   users: {
     /**
      * Creates the user unless one has this email, created before or at the same time: returns the one user with
@@ -58,6 +58,8 @@ export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersSt
     findForUser(slug: string, userId: string): Promise<Membership | undefined>;
     findBySlug(slug: string): Promise<NewWorkspace | undefined>;
     findById(id: string): Promise<NewWorkspace | undefined>;
+    /** Every workspace, oldest first: the daily digest's round. */
+    all(): Promise<NewWorkspace[]>;
     /** Adds a member, or changes the role of one. */
     addMember(workspaceId: string, userId: string, role: Role, at: string): Promise<void>;
   };

@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import { DomainError } from '@svc/domain';
+import { type RequestHandler, Router } from 'express';
 import { anonymous, type CoreClient } from '../core-client.ts';
 import { loopbackOnly } from '../http/loopback-only.ts';
 import { DevMailboxPage } from './console/pages/dev-mailbox.tsx';
@@ -6,8 +7,19 @@ import { DevOutboxPage } from './console/pages/dev-outbox.tsx';
 import { sendPage } from './console/render.tsx';
 
 /**
- * Local mode only: what the dev sender and the dev mailbox kept instead of sending, as JSON and as pages. They hold
- * every code and sign-in link, so they answer this machine only.
+ * A POST that a page of another site made the browser send is refused: the browser says where the request came
+ * from (Fetch Metadata; the pages send no Referer, so their form posts carry `Origin: null`). A client that is not
+ * a browser (curl) sends no such header.
+ */
+const sameOrigin: RequestHandler = (req, _res, next) => {
+  const site = req.headers['sec-fetch-site'];
+  if (site === undefined || site === 'same-origin' || site === 'none') next();
+  else next(new DomainError('forbidden', 'the dev pages take posts from their own pages only'));
+};
+
+/**
+ * Local mode only: what the dev sender and the dev mailbox kept instead of sending, as JSON and as pages, and the
+ * daily digest on demand. They hold every code and sign-in link, so they answer this machine only.
  */
 export function devRoutes(core: CoreClient): Router {
   const routes = Router();
@@ -24,9 +36,24 @@ export function devRoutes(core: CoreClient): Router {
   routes.get('/mailbox.json', async (_req, res) => {
     res.json(await core.dev.mailbox.query(undefined, anonymous));
   });
-  routes.get('/mailbox', async (_req, res) => {
+  routes.get('/mailbox', async (req, res) => {
     const { messages } = await core.dev.mailbox.query(undefined, anonymous);
-    sendPage(res, <DevMailboxPage mails={messages} />);
+    const digest = typeof req.query.digest === 'string' ? req.query.digest : undefined;
+    const list = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).split(',').filter(Boolean) : []);
+    const ran = digest === undefined ? undefined : { day: digest, mailed: list('mailed'), issues: list('issues') };
+    sendPage(res, <DevMailboxPage mails={messages} digest={ran} />);
+  });
+
+  // Runs the daily digest now (for today, even if done). The mailbox page's button lands back on the mailbox.
+  routes.post('/digest', sameOrigin, async (req, res) => {
+    const ran = await core.dev.digest.mutate(undefined, anonymous);
+    if (req.accepts(['json', 'html']) !== 'html') {
+      res.json(ran);
+      return;
+    }
+    const mailed = ran.workspaces.filter((w) => w.outcome === 'mailed').map((w) => w.workspace);
+    const shown = new URLSearchParams({ digest: ran.day, mailed: mailed.join(','), issues: ran.flags_issues.join(',') });
+    res.redirect(303, `/dev/mailbox?${shown}`);
   });
   return routes;
 }

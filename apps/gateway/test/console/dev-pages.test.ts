@@ -2,6 +2,7 @@ import { request } from '@svc/testkit';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { flagsWorkspace } from '../flags/setup.ts';
 import { launchChromium, windowOf } from './chromium.ts';
 
 let platform: TestPlatform;
@@ -55,5 +56,37 @@ it('the dev mailbox shows mailed links as links; following one signs in and land
   await page.getByRole('button', { name: 'Continue as dev@example.com' }).click();
   await page.waitForURL(`${platform.url}/device?user_code=${started.body.user_code}`);
   expect(await page.locator('.code').textContent()).toBe(started.body.user_code);
+  await window.close();
+}, 60_000);
+
+it('the dev mailbox’s button runs the daily digest now and lands back on the mailbox, which shows its mail', async () => {
+  const digesto = await flagsWorkspace(platform, 'digesto');
+  const { replies } = await digesto.conversation(['where is my order?']);
+  expect((await digesto.flags('', { json: { message_id: replies[0], note: 'Ask for the <order> number first.' } })).status).toBe(201);
+  const { store } = platform.core.services;
+  const at = new Date().toISOString();
+  await store.githubLinks.create({ workspaceId: digesto.workspaceId, repository: 'digesto/bot', createdBy: 'usr_x', createdAt: at });
+  await store.githubInstallations.sync(7, ['digesto/bot'], [], at);
+  const window = await windowOf(browser);
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/dev/mailbox`);
+  const run = page.getByRole('button', { name: 'Run the daily digest now' });
+  await run.click();
+  await page.waitForURL(new RegExp(`^${platform.url}/dev/mailbox\\?digest=`));
+  expect(await page.getByRole('status').textContent()).toMatch(
+    /^The daily digest ran for \d{4}-\d{2}-\d{2}: mailed digesto\. The GitHub App brings the service-flags issue of digesto\/bot up to date\.$/,
+  );
+  const mail = page.locator('.card', { has: page.getByRole('heading', { name: '1 new flagged reply in digesto' }) });
+  await expect.poll(async () => (await page.reload(), await mail.count())).toBe(1);
+  const text = (await mail.locator('pre.mail').textContent()) ?? '';
+  expect(text).toContain('- support: Ask for the <order> number first.');
+  expect(text).toContain('svc flags --save flags.md');
+  const inbox = mail.getByRole('link', { name: `${platform.url}/w/digesto/inbox?flagged=true` });
+  expect(await inbox.count()).toBe(1);
+
+  // Pressed again the same day: nothing flagged since that mail, so no second one.
+  await run.click();
+  await page.waitForURL(new RegExp(`^${platform.url}/dev/mailbox\\?digest=`));
+  expect(await page.getByRole('status').textContent()).toContain('no workspace has replies flagged since its last digest mail.');
   await window.close();
 }, 60_000);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { FlagChange, FlagRecord, FlagSnapshot, FlagsStore } from '../flags-store.ts';
 import type { SqliteDb } from './database.ts';
 import { caseRow } from './evals.ts';
@@ -129,6 +129,18 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
           .where(and(eq(flags.workspaceId, workspaceId), eq(flags.status, 'open'), inArray(flags.chatId, chatIds)))
           .all();
         return new Set(rows.map((row) => row.chatId));
+      },
+      async createdBetween(workspaceId, after, upTo, limit) {
+        const where = and(
+          eq(flags.workspaceId, workspaceId),
+          eq(flags.status, 'open'),
+          isNotNull(flags.note),
+          after === null ? undefined : gt(flags.createdAt, after),
+          lte(flags.createdAt, upTo),
+        );
+        const oldest = db.select().from(flags).where(where).orderBy(asc(flags.createdAt), asc(flags.id)).limit(limit).all();
+        const total = db.select({ n: count() }).from(flags).where(where).get()?.n ?? 0;
+        return { count: total, oldest: oldest.map(toFlag) };
       },
     },
   };

@@ -390,4 +390,5 @@ export const membershipEvents = sqliteTable(
 
 export * from './flags-schema.ts';
 export * from './evals-schema.ts';
+export * from './digest-schema.ts';
 export * from './github-schema.ts';

@@ -4,6 +4,7 @@ import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
+import { createSqliteDigest } from './digest.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
 import { createSqliteEvals } from './evals.ts';
 import { createSqliteFlags } from './flags.ts';
@@ -61,6 +62,7 @@ export function createSqliteStore(file: string): Store {
     ...createSqliteAgents(db, write),
     ...createSqliteFlags(db, write),
     ...createSqliteEvals(db, write),
+    ...createSqliteDigest(db, write),
     ...createSqliteGithub(db, write),
     ...createSqliteMembers(db, write, () => knownMemberships.clear()),
     users: {
@@ -109,6 +111,9 @@ export function createSqliteStore(file: string): Store {
       },
       async findById(id) {
         return workspaceById.get({ id });
+      },
+      async all() {
+        return db.select(workspaceColumns).from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id)).all();
       },
       async findForUser(slug, userId) {
         const key = `${userId} ${slug}`;
