@@ -1,0 +1,89 @@
+import { renderPrComment } from '@svc/digest';
+import type { Context } from 'probot';
+import { type CoreClient, coreErrorOf } from './core.ts';
+import { HeadFilesError, readHeadFiles } from './head-files.ts';
+import { writeStickyComment } from './sticky-comment.ts';
+
+export interface PreviewOptions {
+  core: CoreClient;
+  /** Where users reach the console: the run's link starts with it. */
+  publicUrl: string;
+}
+
+type PullRequestContext = Context<'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.reopened'>;
+
+interface ManifestIssue {
+  file: string;
+  path: string;
+  message: string;
+}
+
+/**
+ * A pull request's preview: for a repository that a workspace linked and the app is installed on, the head commit's
+ * `svc.yaml` and `agents/**` are deployed to the branch's environment and an eval run starts there; the pull
+ * request's one comment says it is running, with the run's link. A pull request from a fork is not deployed (its
+ * code would run with the environment's secrets); its comment says how a member runs it. A manifest error or a
+ * failed deploy is shown in the comment with its message.
+ */
+export async function previewPullRequest(context: PullRequestContext, { core, publicUrl }: PreviewOptions): Promise<void> {
+  const { pull_request: pull, repository: repo } = context.payload;
+  const repository = repo.full_name;
+  const pr = { repository, pullNumber: pull.number };
+  const headSha = pull.head.sha;
+  const log = context.log.child({ repository, pull_request: pull.number, head_sha: headSha });
+
+  const target = await core.github.repositories.find.query({ repository });
+  if (!target) return log.info('repository not linked to a workspace: no preview');
+  if (!target.installed) return log.info('app not installed on the repository as core knows it: no preview');
+  const workspace = target.workspace_slug;
+
+  const comment = async (body: string, what: string, extra: object = {}) => {
+    const written = await writeStickyComment(context.octokit, pr, body);
+    log.info({ workspace, ...extra }, `${what}: comment ${written}`);
+  };
+
+  if (pull.head.repo?.full_name.toLowerCase() !== pull.base.repo.full_name.toLowerCase()) {
+    return comment(renderPrComment({ state: 'fork', workspace, pull_number: pull.number, head: pull.head.label }), 'pull request from a fork, not deployed');
+  }
+
+  let files: Record<string, string>;
+  try {
+    files = await readHeadFiles(context.octokit, repository, headSha);
+  } catch (error) {
+    if (!(error instanceof HeadFilesError)) throw error;
+    return comment(renderPrComment({ state: 'failed', workspace, stage: 'manifest', message: error.message, commit: headSha }), 'head commit unreadable');
+  }
+
+  try {
+    const preview = await core.github.previews.deploy.mutate({
+      repository,
+      installation_id: context.payload.installation?.id ?? target.installation_id,
+      pull_number: pull.number,
+      head_sha: headSha,
+      branch: pull.head.ref,
+      files,
+    });
+    const url = `${publicUrl}/w/${encodeURIComponent(workspace)}/evals/${encodeURIComponent(preview.run_id)}`;
+    await comment(
+      renderPrComment({ state: 'running', workspace, environment: preview.environment, version: preview.version, url, commit: headSha }),
+      'deployed and started an eval run',
+      { environment: preview.environment, version: preview.version.number, run: preview.run_id },
+    );
+  } catch (error) {
+    const failure = coreErrorOf(error);
+    if (!failure) throw error;
+    const issues = failure.code === 'invalid_manifest' ? ((failure.details.issues as ManifestIssue[] | undefined) ?? []) : undefined;
+    await comment(
+      renderPrComment({
+        state: 'failed',
+        workspace,
+        stage: failure.code === 'invalid_manifest' ? 'manifest' : 'deploy',
+        message: failure.message,
+        issues,
+        commit: headSha,
+      }),
+      'preview not deployed',
+      { error: failure.code },
+    );
+  }
+}

@@ -1,0 +1,58 @@
+import { type Octokit, repoOf } from './github.ts';
+
+/** The hidden first line that marks the app's one comment on a pull request. */
+export const previewMarker = '<!-- svc:pr-preview -->';
+
+export interface PullRequestRef {
+  /** `owner/name`. */
+  repository: string;
+  pullNumber: number;
+}
+
+/** The app's comment on the pull request, found by its marker among the pull request's comments. */
+async function findStickyComment(octokit: Octokit, pr: PullRequestRef): Promise<number | undefined> {
+  const comments = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+    ...repoOf(pr.repository),
+    issue_number: pr.pullNumber,
+    per_page: 100,
+  });
+  for await (const page of comments) {
+    const mine = page.data.find((comment) => comment.user?.type === 'Bot' && comment.body?.startsWith(previewMarker));
+    if (mine) return mine.id;
+  }
+  return undefined;
+}
+
+/**
+ * Writes the pull request's one comment: edits it in place when it exists (found again by its marker, so an app
+ * restarted since still finds it), creates it otherwise. Never a second one from the same process: writes to one
+ * pull request run one at a time.
+ */
+export async function writeStickyComment(octokit: Octokit, pr: PullRequestRef, body: string): Promise<'created' | 'updated'> {
+  if (!body.startsWith(previewMarker)) throw new Error('a preview comment starts with its marker');
+  return onePerPullRequest(`${pr.repository.toLowerCase()}#${pr.pullNumber}`, async () => {
+    const { owner, repo } = repoOf(pr.repository);
+    const existing = await findStickyComment(octokit, pr);
+    if (existing === undefined) {
+      await octokit.rest.issues.createComment({ owner, repo, issue_number: pr.pullNumber, body });
+      return 'created';
+    }
+    await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body });
+    return 'updated';
+  });
+}
+
+const tails = new Map<string, Promise<unknown>>();
+
+/** Runs work one at a time per key, in arrival order. */
+async function onePerPullRequest<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = tails.get(key);
+  const run = previous ? previous.then(work, work) : work();
+  const tail = run.catch(() => {});
+  tails.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (tails.get(key) === tail) tails.delete(key);
+  }
+}
