@@ -3,12 +3,6 @@ import type { CoreClient } from './core.ts';
 import { ensureFlagsLabel } from './labels.ts';
 import { previewPullRequest } from './pull-request.ts';
 
-export interface AppOptions {
-  core: CoreClient;
-  /** Where users reach the console: links in comments start with it. */
-  publicUrl: string;
-}
-
 /**
  * Runs a webhook handler once per delivery: the delivery's id (`X-GitHub-Delivery`) is claimed in core first, so a
  * redelivery, or the same delivery reaching a second app process, does nothing twice.
@@ -31,7 +25,8 @@ async function labelRepositories(context: Context, repositories: { full_name: st
   }
 }
 
-export function svcApp({ core, publicUrl }: AppOptions) {
+/** The app's webhook handlers; whatever they need kept is kept by core. */
+export function svcApp(core: CoreClient) {
   return (app: Probot): void => {
     const sync = async (context: Context, installationId: number, added: { full_name: string }[], removed: { full_name: string }[]) => {
       await core.github.installations.sync.mutate({
@@ -71,7 +66,7 @@ export function svcApp({ core, publicUrl }: AppOptions) {
     );
     app.on(
       ['pull_request.opened', 'pull_request.synchronize', 'pull_request.reopened'],
-      once(core, (context) => previewPullRequest(context, { core, publicUrl })),
+      once(core, (context) => previewPullRequest(context, core)),
     );
   };
 }

@@ -15,8 +15,6 @@ const schema = z.object({
   SVC_SECRET_KEY: z.string().optional(),
   SVC_LOCAL_MODE: flag,
   SVC_DATA_DIR: z.string().min(1).default('.svc'),
-  PORT: port(8080),
-  SVC_PUBLIC_URL: httpUrl.optional(),
   /** How long the app waits before asking core again after core did not answer, in milliseconds. */
   GITHUB_APP_POLL_MS: z.coerce.number().int().min(50).default(2000),
 });
@@ -29,8 +27,6 @@ export interface GithubAppEnv {
   port: number;
   coreUrl: string;
   secretKey: Buffer;
-  /** Where users reach the console: the links in comments start with it. */
-  publicUrl: string;
   pollMs: number;
 }
 
@@ -45,7 +41,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
     port: parsed.GITHUB_APP_PORT,
     coreUrl: parsed.CORE_URL ?? `http://127.0.0.1:${parsed.CORE_PORT}`,
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),
-    publicUrl: parsed.SVC_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
     pollMs: parsed.GITHUB_APP_POLL_MS,
   };
 }

@@ -5,8 +5,8 @@ import type { Probot } from 'probot';
 import { z } from 'zod';
 import { type CoreConnection, refusedByCore } from './core.ts';
 import { syncFlagsIssue } from './flags-issue.ts';
-import { statusOf } from './github.ts';
-import { writeStickyComment } from './sticky-comment.ts';
+import { repoOf, statusOf } from './github.ts';
+import { onePullRequestAtATime, writeStickyComment } from './sticky-comment.ts';
 
 /** How long a claim request waits for an event when there is none. */
 const longPollMs = 25_000;
@@ -14,7 +14,7 @@ const longPollMs = 25_000;
 const maxClaim = 8;
 
 const runFinished = z.object({ run_id: z.string() });
-const flagsIssue = z.object({ workspace_id: z.string(), repository: z.string(), installation_id: z.coerce.number().int() });
+const flagsIssue = z.object({ workspace_id: z.string(), repository: z.string(), installation_id: z.coerce.number().int().optional() });
 
 export interface EventLoopOptions {
   connection: CoreConnection;
@@ -67,14 +67,22 @@ export function startEventLoop({ connection, probot, log, pollMs }: EventLoopOpt
       const comment = await core.github.comment.query({ run_id });
       const octokit = await probot.auth(comment.installation_id);
       const pr = { repository: comment.repository, pullNumber: comment.pull_number };
-      const written = await writeStickyComment(octokit, pr, comment.markdown);
-      log.info({ repository: pr.repository, pull_request: pr.pullNumber, run: run_id }, `run result ${written} in the pull request's comment`);
+      const where = { repository: pr.repository, pull_request: pr.pullNumber, run: run_id };
+      await onePullRequestAtATime(pr, async () => {
+        // A run of a commit the pull request has moved on from would overwrite the newer commit's comment.
+        const { data: pull } = await octokit.rest.pulls.get({ ...repoOf(pr.repository), pull_number: pr.pullNumber });
+        if (pull.head.sha !== comment.head_sha) return log.info({ ...where, head_sha: pull.head.sha }, 'run of an earlier commit: comment left to the newer one');
+        const written = await writeStickyComment(octokit, pr, comment.markdown);
+        log.info(where, `run result ${written} in the pull request's comment`);
+      });
       return;
     }
     if (kind === 'flags_issue') {
       const event = flagsIssue.parse(payload);
+      const installation = event.installation_id ?? (await core.github.repositories.find.query({ repository: event.repository }))?.installation_id;
+      if (!installation) return log.info({ repository: event.repository }, 'repository no longer linked or installed: flags issue left as it is');
       const content = await core.github.flagsIssue.query({ workspace_id: event.workspace_id });
-      const octokit = await probot.auth(event.installation_id);
+      const octokit = await probot.auth(installation);
       await syncFlagsIssue(octokit, event.repository, await appLogin(), content, log);
       return;
     }

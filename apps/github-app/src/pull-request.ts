@@ -1,14 +1,10 @@
 import { renderPrComment } from '@svc/digest';
+import type { Logger } from '@svc/server-kit';
 import type { Context } from 'probot';
 import { type CoreClient, coreErrorOf } from './core.ts';
 import { HeadFilesError, readHeadFiles } from './head-files.ts';
-import { writeStickyComment } from './sticky-comment.ts';
+import { onePullRequestAtATime, writeStickyComment } from './sticky-comment.ts';
 
-export interface PreviewOptions {
-  core: CoreClient;
-  /** Where users reach the console: the run's link starts with it. */
-  publicUrl: string;
-}
 
 type PullRequestContext = Context<'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.reopened'>;
 
@@ -25,7 +21,7 @@ interface ManifestIssue {
  * code would run with the environment's secrets); its comment says how a member runs it. A manifest error or a
  * failed deploy is shown in the comment with its message.
  */
-export async function previewPullRequest(context: PullRequestContext, { core, publicUrl }: PreviewOptions): Promise<void> {
+export async function previewPullRequest(context: PullRequestContext, core: CoreClient): Promise<void> {
   const { pull_request: pull, repository: repo } = context.payload;
   const repository = repo.full_name;
   const pr = { repository, pullNumber: pull.number };
@@ -35,7 +31,14 @@ export async function previewPullRequest(context: PullRequestContext, { core, pu
   const target = await core.github.repositories.find.query({ repository });
   if (!target) return log.info('repository not linked to a workspace: no preview');
   if (!target.installed) return log.info('app not installed on the repository as core knows it: no preview');
-  const workspace = target.workspace_slug;
+  await onePullRequestAtATime(pr, () => preview(context, core, target.workspace_slug, target.installation_id, log));
+}
+
+async function preview(context: PullRequestContext, core: CoreClient, workspace: string, installationId: number, log: Logger): Promise<void> {
+  const { pull_request: pull, repository: repo } = context.payload;
+  const repository = repo.full_name;
+  const pr = { repository, pullNumber: pull.number };
+  const headSha = pull.head.sha;
 
   const comment = async (body: string, what: string, extra: object = {}) => {
     const written = await writeStickyComment(context.octokit, pr, body);
@@ -57,15 +60,14 @@ export async function previewPullRequest(context: PullRequestContext, { core, pu
   try {
     const preview = await core.github.previews.deploy.mutate({
       repository,
-      installation_id: context.payload.installation?.id ?? target.installation_id,
+      installation_id: context.payload.installation?.id ?? installationId,
       pull_number: pull.number,
       head_sha: headSha,
       branch: pull.head.ref,
       files,
     });
-    const url = `${publicUrl}/w/${encodeURIComponent(workspace)}/evals/${encodeURIComponent(preview.run_id)}`;
     await comment(
-      renderPrComment({ state: 'running', workspace, environment: preview.environment, version: preview.version, url, commit: headSha }),
+      renderPrComment({ state: 'running', workspace, environment: preview.environment, version: preview.version, url: preview.run_url, commit: headSha }),
       'deployed and started an eval run',
       { environment: preview.environment, version: preview.version.number, run: preview.run_id },
     );

@@ -20,7 +20,6 @@ export interface GithubAppOptions {
   baseUrl: string;
   coreUrl: string;
   secretKey: Buffer;
-  publicUrl: string;
   pollMs: number;
   log: Logger;
   /** Octokit with its throttling set up; tests pass one that does not space writes a second apart. */
@@ -56,7 +55,7 @@ export async function createGithubApp(options: GithubAppOptions): Promise<Github
   const { appId, privateKey, secret, baseUrl, log } = options;
   const probot = new Probot({ appId, privateKey, secret, baseUrl, log, Octokit: options.Octokit ?? githubOctokit() });
   const connection = connectCore(options.coreUrl, options.secretKey);
-  const middleware = await createNodeMiddleware(svcApp({ core: connection.core, publicUrl: options.publicUrl }), { probot, webhooksPath });
+  const middleware = await createNodeMiddleware(svcApp(connection.core), { probot, webhooksPath });
 
   const server = createServer((req, res) => {
     void (async () => {

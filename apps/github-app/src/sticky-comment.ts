@@ -25,27 +25,30 @@ async function findStickyComment(octokit: Octokit, pr: PullRequestRef): Promise<
 
 /**
  * Writes the pull request's one comment: edits it in place when it exists (found again by its marker, so an app
- * restarted since still finds it), creates it otherwise. Never a second one from the same process: writes to one
- * pull request run one at a time.
+ * restarted since still finds it), creates it otherwise. Callers hold the pull request (`onePullRequestAtATime`),
+ * so that two writes never both create it.
  */
 export async function writeStickyComment(octokit: Octokit, pr: PullRequestRef, body: string): Promise<'created' | 'updated'> {
   if (!body.startsWith(previewMarker)) throw new Error('a preview comment starts with its marker');
-  return onePerPullRequest(`${pr.repository.toLowerCase()}#${pr.pullNumber}`, async () => {
-    const { owner, repo } = repoOf(pr.repository);
-    const existing = await findStickyComment(octokit, pr);
-    if (existing === undefined) {
-      await octokit.rest.issues.createComment({ owner, repo, issue_number: pr.pullNumber, body });
-      return 'created';
-    }
-    await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body });
-    return 'updated';
-  });
+  const { owner, repo } = repoOf(pr.repository);
+  const existing = await findStickyComment(octokit, pr);
+  if (existing === undefined) {
+    await octokit.rest.issues.createComment({ owner, repo, issue_number: pr.pullNumber, body });
+    return 'created';
+  }
+  await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body });
+  return 'updated';
 }
 
 const tails = new Map<string, Promise<unknown>>();
 
-/** Runs work one at a time per key, in arrival order. */
-async function onePerPullRequest<T>(key: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs work on one pull request one at a time, in arrival order: a push's preview (deploy, then its "running"
+ * comment) and a run's result never interleave, so a run that finishes before its "running" comment is written
+ * still has the last word.
+ */
+export async function onePullRequestAtATime<T>(pr: PullRequestRef, work: () => Promise<T>): Promise<T> {
+  const key = `${pr.repository.toLowerCase()}#${pr.pullNumber}`;
   const previous = tails.get(key);
   const run = previous ? previous.then(work, work) : work();
   const tail = run.catch(() => {});
