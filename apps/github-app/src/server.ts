@@ -21,6 +21,8 @@ export interface GithubAppOptions {
   coreUrl: string;
   secretKey: Buffer;
   pollMs: number;
+  /** How long one request for core's events waits when there is none (25 s unless told). */
+  eventWaitMs?: number;
   log: Logger;
   /** Octokit with its throttling set up; tests pass one that does not space writes a second apart. */
   Octokit?: typeof ProbotOctokit;
@@ -78,7 +80,7 @@ export async function createGithubApp(options: GithubAppOptions): Promise<Github
     });
   });
 
-  const events = startEventLoop({ connection, probot, log, pollMs: options.pollMs });
+  const events = startEventLoop({ connection, probot, log, pollMs: options.pollMs, waitMs: options.eventWaitMs });
   return {
     probot,
     server,

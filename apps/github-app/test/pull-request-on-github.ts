@@ -20,8 +20,9 @@ export class PullRequestOnGithub {
   head = '';
   private nextId = 900;
 
+  /** @param scope where the calls the test expects are registered: its `pendingMocks()` lists those not made yet */
   constructor(
-    private readonly scope: nock.Scope,
+    public scope: nock.Scope,
     readonly number = 7,
   ) {}
 
@@ -64,8 +65,7 @@ export class PullRequestOnGithub {
     return this;
   }
 
-  expectCommentCreated(reply?: { status: number; headers: Record<string, string>; message: string }): this {
-    if (reply) this.scope.post(this.path).reply(reply.status, { message: reply.message }, reply.headers);
+  expectCommentCreated(): this {
     this.scope.post(this.path).reply(201, (_uri, body) => {
       const comment: Comment = { id: this.nextId++, body: (body as { body: string }).body, user: { login: 'svc[bot]', type: 'Bot' } };
       this.comments.push(comment);
