@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { registerAgents } from './commands/agents.ts';
 import { registerEval } from './commands/eval.ts';
 import { registerFlags } from './commands/flags.ts';
+import { registerGithub } from './commands/github.ts';
 import { registerInit } from './commands/init.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerMembers } from './commands/members.ts';
@@ -25,7 +26,7 @@ function usageError(text: string, write: (text: string) => void, json: boolean):
 
 export function buildProgram({ json = false }: { json?: boolean } = {}): Command {
   const program = new Command('svc')
-    .description('The svc developer CLI: workspaces, phone verification, agents and deployments, flags and evals')
+    .description('The svc developer CLI: workspaces, phone verification, agents and deployments, flags and evals, GitHub')
     .version(version, '-V, --version')
     .addOption(new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'))
     .option('--json', 'print machine-readable JSON')
@@ -42,5 +43,6 @@ export function buildProgram({ json = false }: { json?: boolean } = {}): Command
   registerFlags(program);
   registerEval(program);
   registerInit(program);
+  registerGithub(program);
   return program;
 }

@@ -38,19 +38,26 @@ const byAgentThenAge = (a: NotedFlag, b: NotedFlag): number =>
 // Code-unit order, not the locale's: the digest must not depend on the machine that renders it.
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The flags digest: the markdown `svc flags` prints and `GET .../flags.md` returns. */
-export function renderFlagsDigest({ workspace, flags: all }: FlagsDigestInput): string {
+/** The flags the digest shows, in the order it shows them. */
+export const digestFlags = (flags: FlagView[]): NotedFlag[] => flags.filter(inFlagsDigest).sort(byAgentThenAge);
+
+/**
+ * The digest of `flags` (sorted by `digestFlags`) showing the first `shown` of them; `more` is the line that says
+ * where the rest are, put where the index stops.
+ */
+export function flagsDigestOf(workspace: string, flags: NotedFlag[], shown = flags.length, more?: string): string {
   const title = `# Flags digest of ${code(workspace)}`;
-  const flags = all.filter(inFlagsDigest).sort(byAgentThenAge);
   if (flags.length === 0) return `${title}\n\nNo open flags with a note: nothing to fix.\n`;
 
   const agents = [...new Set(flags.map((f) => f.agent))];
-  const index = flags.map(
+  const kept = flags.slice(0, shown);
+  const isKept = new Set(kept);
+  const index = kept.map(
     (f) => `- [${code(f.id)}](#${encodeURIComponent(f.id)}): agent ${code(f.agent)}, v${f.version.number} on ${code(f.environment)}`,
   );
-  const sections = agents.flatMap((agent) => {
+  const sections = [...new Set(kept.map((f) => f.agent))].flatMap((agent) => {
     const own = flags.filter((f) => f.agent === agent);
-    return [`## Agent ${code(agent)}: ${plural(own.length, 'flag')}`, ...own.map(flagSection)];
+    return [`## Agent ${code(agent)}: ${plural(own.length, 'flag')}`, ...own.filter((f) => isKept.has(f)).map(flagSection)];
   });
   return [
     title,
@@ -60,8 +67,14 @@ export function renderFlagsDigest({ workspace, flags: all }: FlagsDigestInput): 
     `## ${plural(flags.length, 'open flag')} on ${plural(agents.length, 'agent')}`,
     '',
     ...index,
+    ...(more ? ['', more] : []),
     '',
     sections.join('\n\n'),
     '',
   ].join('\n');
+}
+
+/** The flags digest: the markdown `svc flags` prints and `GET .../flags.md` returns. */
+export function renderFlagsDigest({ workspace, flags }: FlagsDigestInput): string {
+  return flagsDigestOf(workspace, digestFlags(flags));
 }

@@ -1,4 +1,8 @@
-export * from './flags-digest.ts';
+export { type FlagsDigestInput, inFlagsDigest, renderFlagsDigest } from './flags-digest.ts';
+export * from './flags-issue.ts';
+export { githubBodyLimit } from './github-limits.ts';
+export * from './pr-comment.ts';
+export type { FinishedPreview } from './pr-comment-run.ts';
 export { reportLimits, type ReplayedCase } from './run-case.ts';
 export * from './run-report.ts';
 export * from './run-verdict.ts';

@@ -72,12 +72,12 @@ export function caseSection(result: EvalResultView, run: EvalRunDetailView, repl
     .join('\n\n');
 }
 
-/** A passing case on one line, for the collapsed list. */
-export function passLine(result: EvalResultView, run: EvalRunDetailView): string {
+/** A case on one line, for lists: its agent, replays and override, anything `notes` adds, and the finding. */
+export function caseLine(result: EvalResultView, run: EvalRunDetailView, notes: string[] = []): string {
   const extra = [
     repeats(result, run),
     result.override ? `overridden by ${code(result.override.by)}, the grader said ${result.graded}` : undefined,
   ];
-  const head = [`agent ${code(result.agent)}`, ...extra].filter(Boolean).join(', ');
+  const head = [`agent ${code(result.agent)}`, ...notes, ...extra].filter(Boolean).join(', ');
   return `- ${code(result.case_id)} (${head}): ${inline(result.reasoning, reportLimits.reasoning)}`;
 }

@@ -1,6 +1,7 @@
 import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
-import { code, count, plural, utc } from './markdown.ts';
-import { caseSection, passLine, type ReplayedCase } from './run-case.ts';
+import { code, plural, utc } from './markdown.ts';
+import { caseLine, caseSection, type ReplayedCase } from './run-case.ts';
+import { runCounts, runModels, unfinished } from './run-summary.ts';
 import { runVerdictText } from './run-verdict.ts';
 
 export interface RunReportInput {
@@ -26,45 +27,6 @@ function meta(run: EvalRunDetailView): string {
   return parts.filter(Boolean).join(' · ');
 }
 
-const tokens = (run: EvalRunView) => `${count(run.tokens.input)} in, ${count(run.tokens.output)} out`;
-const perCase = (run: EvalRunView) => (run.done === 0 ? '-' : count(Math.round((run.tokens.input + run.tokens.output) / run.done)));
-
-/** This run's counts beside the live baseline's, as a table. */
-function counts(run: EvalRunDetailView, results: EvalResultView[], baseline: EvalRunView | null): string {
-  const flaky = results.filter((r) => r.verdict === 'fail' && r.flaky).length;
-  const rows: [string, string, string][] = [
-    ['Passed', `${count(run.passed)} of ${count(run.cases)}`, baseline ? `${count(baseline.passed)} of ${count(baseline.cases)}` : ''],
-    ['Failed', flaky ? `${count(run.failed)} (${count(flaky)} flaky)` : count(run.failed), baseline ? count(baseline.failed) : ''],
-    ['Errors', count(run.errors), baseline ? count(baseline.errors) : ''],
-    ['Regressions', count(run.regressions), ''],
-    ['Skipped', count(run.skipped), baseline ? count(baseline.skipped) : ''],
-    ['Tokens', tokens(run), baseline ? tokens(baseline) : ''],
-    ['Tokens per case', perCase(run), baseline ? perCase(baseline) : ''],
-  ];
-  if (!baseline) {
-    return [
-      '| | This run |',
-      '|---|---:|',
-      ...rows.map(([name, now]) => `| ${name} | ${now} |`),
-      '',
-      'No finished run on live to compare with, so no case counts as a regression.',
-    ].join('\n');
-  }
-  return [
-    `| | This run | Live baseline: run ${code(baseline.id)}, v${baseline.version.number} |`,
-    '|---|---:|---:|',
-    ...rows.map(([name, now, then]) => `| ${name} | ${now} | ${then} |`),
-  ].join('\n');
-}
-
-function unfinished(run: EvalRunDetailView): string[] {
-  const left = run.cases - run.done;
-  if (left <= 0) return [];
-  return [
-    run.status === 'cancelled' ? `${plural(left, 'case')} did not run: the run was cancelled.` : `${plural(left, 'case')} still running.`,
-  ];
-}
-
 function section(title: string, note: string | undefined, parts: string[]): string[] {
   return parts.length === 0 ? [] : [`## ${title}`, ...(note ? [note] : []), ...parts];
 }
@@ -73,20 +35,7 @@ function section(title: string, note: string | undefined, parts: string[]): stri
 function collapsed(passes: EvalResultView[], run: EvalRunDetailView): string[] {
   if (passes.length === 0) return [];
   const summary = `<details><summary>${plural(passes.length, 'passing case')}</summary>`;
-  return [summary, passes.map((r) => passLine(r, run)).join('\n'), '</details>'];
-}
-
-function models(run: EvalRunDetailView): string {
-  const agents = run.agent_models.length === 0 ? 'none replayed' : run.agent_models.map((m) => code(m)).join(', ');
-  const grader =
-    run.grader === 'deterministic'
-      ? 'the **deterministic grader**, as no judge model is configured: each phrase in double quotes in the expected ' +
-        "outcome must appear, ignoring case, in the agent's last reply"
-      : `${run.grader.split(',').length === 1 ? 'judge' : 'judges'} ${run.grader
-          .split(',')
-          .map((m) => code(m))
-          .join(', ')}, each of another model family than the agent it grades`;
-  return [`- Agents: ${agents}`, `- Grader: ${grader}`].join('\n');
+  return [summary, passes.map((r) => caseLine(r, run)).join('\n'), '</details>'];
 }
 
 /** An eval run as markdown: the verdict, the counts against live, then every case, the ones to look at first. */
@@ -100,7 +49,7 @@ export function renderRunReport({ workspace, run, baseline, cases, url }: RunRep
   const parts = [
     `# Evals of ${code(workspace)} on ${code(run.environment)}, v${run.version.number}: ${runVerdictText(run)}`,
     meta(run),
-    counts(run, run.results, baseline),
+    runCounts(run, run.results, baseline),
     ...unfinished(run),
     ...section(plural(regressions.length, 'regression'), '_Passed in the live baseline, failed here._', regressions.map(full)),
     ...section(plural(failures.length, 'failure'), undefined, failures.map(full)),
@@ -112,7 +61,7 @@ export function renderRunReport({ workspace, run, baseline, cases, url }: RunRep
       skipped.length ? [skipped.map((s) => `- ${s}`).join('\n')] : [],
     ),
     '## Models',
-    models(run),
+    runModels(run),
     `[The run in the console](${url})`,
   ];
   return `${parts.join('\n\n')}\n`;
