@@ -50,6 +50,10 @@ export interface CoreConfig {
     /** How long a runner holds an execution it leased unless it renews the lease. */
     leaseMs: number;
   };
+  github: {
+    /** How long the GitHub App holds an event it claimed: one killed mid-event leaves it to another after this. */
+    eventClaimMs: number;
+  };
   /** Local mode: the demo agent's backend, which the seed points the demo's secrets at. */
   demoBackend?: { url: string; token: string };
 }
@@ -64,5 +68,6 @@ export const defaultConfig: CoreConfig = {
   models: {},
   toolEgress: { allowPrivateNetworks: false },
   evals: { judges: [], leaseMs: 60_000 },
+  github: { eventClaimMs: 60_000 },
   retention: { intervalMs: 3_600_000, afterExpiryMs: 86_400_000, finishedDeliveriesMs: 7 * 86_400_000, devItemsKept: 1000 },
 };

@@ -41,6 +41,7 @@ const schema = z.object({
     )
     .pipe(z.array(z.string().regex(/^(openai|anthropic):[\w.:/-]+$/, 'expected provider:model, e.g. anthropic:claude-sonnet-4-5'))),
   SVC_EVAL_LEASE_MS: z.coerce.number().int().min(100).default(defaultConfig.evals.leaseMs),
+  SVC_GITHUB_EVENT_CLAIM_MS: z.coerce.number().int().min(100).default(defaultConfig.github.eventClaimMs),
   SVC_DEMO_BACKEND_URL: httpUrl.optional(),
   SVC_DEMO_BACKEND_TOKEN: z.string().optional(),
 });
@@ -79,6 +80,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
       },
       toolEgress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, gatewayPort: parsed.PORT },
       evals: { judges: parsed.SVC_JUDGE_MODELS, leaseMs: parsed.SVC_EVAL_LEASE_MS },
+      github: { eventClaimMs: parsed.SVC_GITHUB_EVENT_CLAIM_MS },
       demoBackend:
         parsed.SVC_DEMO_BACKEND_URL && parsed.SVC_DEMO_BACKEND_TOKEN
           ? { url: parsed.SVC_DEMO_BACKEND_URL, token: parsed.SVC_DEMO_BACKEND_TOKEN }

@@ -3,6 +3,7 @@ import { authRouter, healthRouter } from './routers/auth.ts';
 import { devRouter } from './routers/dev.ts';
 import { evalsRouter, evalWorkRouter } from './routers/evals.ts';
 import { flagsRouter } from './routers/flags.ts';
+import { githubRouter } from './routers/github.ts';
 import { invitationsRouter, membersRouter } from './routers/members.ts';
 import { consoleAuthRouter, deviceAuthRouter } from './routers/device-auth.ts';
 import { tokensRouter } from './routers/tokens.ts';
@@ -26,6 +27,7 @@ export const appRouter = router({
   flags: flagsRouter,
   evals: evalsRouter,
   evalWork: evalWorkRouter,
+  github: githubRouter,
   senders: sendersRouter,
   providerWebhooks: providerWebhooksRouter,
   dev: devRouter,

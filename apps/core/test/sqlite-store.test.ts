@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { describeEvalsStoreContract } from './store-contract-evals.ts';
 import { describeFlagsStoreContract } from './store-contract-flags.ts';
+import { describeGithubStoreContract } from './store-contract-github.ts';
 import { describeMembersStoreContract } from './store-contract-members.ts';
 import { describeMoreStoreContract } from './store-contract-more.ts';
 import { describePageStoreContract } from './store-contract-pages.ts';
@@ -26,6 +27,7 @@ describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMembersStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeFlagsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeEvalsStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeGithubStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
@@ -47,6 +49,11 @@ it('opens the database in WAL mode with the migrations applied', () => {
       'eval_runs',
       'eval_executions',
       'eval_overrides',
+      'github_links',
+      'github_installations',
+      'github_deliveries',
+      'preview_targets',
+      'event_outbox',
       '__drizzle_migrations',
     ]),
   );
@@ -70,9 +77,9 @@ it('commits the writes of one turn together: each one is on disk when its promis
   const emails = Array.from({ length: 20 }, (_, i) => `user${i}@example.com`);
   const writes = emails.map((email, i) => store.users.create({ id: `usr_${i}`, email, createdAt: '2026-01-01T00:00:00.000Z' }));
   // Not yet committed: another connection sees none of them.
-  expect(reader.prepare('select count(*) from users').pluck().get()).toBe(0);
+  expect(reader.prepare("select count(*) from users where email like 'user%'").pluck().get()).toBe(0);
   await Promise.all(writes);
-  expect(reader.prepare('select count(*) from users').pluck().get()).toBe(20);
+  expect(reader.prepare("select count(*) from users where email like 'user%'").pluck().get()).toBe(20);
   reader.close();
   store.close();
 });
@@ -160,6 +167,29 @@ it('finds eval work and runs through indexes: open executions per run in lease o
     `select * from eval_runs where workspace_id = ? order by created_at desc, id desc limit 10`,
     'ws_1',
   );
+  db.close();
+});
+
+it('finds GitHub links and installations by repository whatever its case, and events to claim, through indexes', () => {
+  const file = tempFile();
+  createSqliteStore(file).close();
+  const db = new Database(file, { readonly: true });
+  const plan = (query: string, ...params: unknown[]) =>
+    (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
+  expect(plan('select * from github_links where lower(repository) = lower(?)', 'Acme/Bot')).toContain(
+    'USING INDEX github_links_repository_idx',
+  );
+  expect(plan('select * from github_installations where lower(repository) = lower(?)', 'Acme/Bot')).toContain(
+    'USING INDEX github_installations_repository_idx',
+  );
+  const claims = plan(
+    `select id from event_outbox where done_at is null and available_at <= ? and (claimed_until is null or claimed_until < ?)
+     order by available_at, id limit 10`,
+    '2026-01-01T00:00:00.000Z',
+    '2026-01-01T00:00:00.000Z',
+  );
+  expect(claims).toContain('USING INDEX event_outbox_open_idx');
+  expect(claims).not.toContain('TEMP B-TREE');
   db.close();
 });
 

@@ -11,3 +11,4 @@ export * from './workspaces.ts';
 export * from './members.ts';
 export * from './flags.ts';
 export * from './evals.ts';
+export * from './github.ts';

@@ -6,7 +6,7 @@ import type { EvalRunService } from './eval-runs.ts';
 /** The markdown report of a run: what the API's `.md` serves and what the CLI links to. */
 export function createEvalReports(store: Store, runs: EvalRunService, publicUrl: string) {
   return {
-    async markdown(membership: Membership, id: string): Promise<{ markdown: string }> {
+    async markdown(membership: Pick<Membership, 'id' | 'slug'>, id: string): Promise<{ markdown: string }> {
       const run = await runs.get(membership.id, id);
       const baseline = run.baseline_run_id ? await runs.get(membership.id, run.baseline_run_id) : null;
       const cases = Object.fromEntries(
@@ -28,3 +28,5 @@ export function createEvalReports(store: Store, runs: EvalRunService, publicUrl:
     },
   };
 }
+
+export type EvalReports = ReturnType<typeof createEvalReports>;

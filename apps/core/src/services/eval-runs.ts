@@ -46,10 +46,21 @@ export interface EvalRunDeps {
   log: Logger;
   /** Wakes runners waiting for work. */
   work: WorkSignal;
+  /** Told of every run that finished or was cancelled (a pull request's preview reports it there). */
+  ended?: (runId: string) => Promise<void>;
 }
 
 /** Eval runs: started on an environment's version, graded from their replays, read while and after they run. */
-export function createEvalRunService({ store, flags, config, clock, log, work }: EvalRunDeps) {
+export function createEvalRunService({ store, flags, config, clock, log, work, ended = async () => {} }: EvalRunDeps) {
+  /** What follows a run's end must not undo it: a failure there is logged, the run stays ended. */
+  async function announceEnd(runId: string): Promise<void> {
+    try {
+      await ended(runId);
+    } catch (error) {
+      log.error({ run: runId, err: error }, 'an ended eval run could not be announced');
+    }
+  }
+
   async function found(workspaceId: string, id: string): Promise<EvalRunRecord> {
     const run = await store.evalRuns.get(workspaceId, id);
     if (!run) throw new DomainError('eval_run_not_found', `no eval run ${id} in this workspace`);
@@ -230,6 +241,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work }:
       if (!(await store.evalRuns.cancel(membership.id, id, clock().toISOString()))) {
         throw new DomainError('run_finished', `eval run ${id} is ${run.status === 'cancelled' ? 'cancelled' : 'finished'} already`);
       }
+      await announceEnd(id);
       const cancelled = await found(membership.id, id);
       return view(cancelled, (await graded(cancelled)).counts);
     },
@@ -282,6 +294,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work }:
       const { results, counts } = await graded(run);
       log.info({ run: run.id, environment: run.environment, ...counts }, 'eval run finished');
       await applyToFlags(run, results);
+      await announceEnd(run.id);
     },
 
     detail,

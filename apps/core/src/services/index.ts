@@ -13,6 +13,11 @@ import { createEvalReports } from './eval-report.ts';
 import { createEvalRunService } from './eval-runs.ts';
 import { createEvalWorkService } from './eval-work.ts';
 import { createFlagService } from './flags.ts';
+import { createGithubEventService } from './github-events.ts';
+import { createGithubFlagsIssue } from './github-flags-issue.ts';
+import { createGithubInstallationService } from './github-installations.ts';
+import { createGithubLinkService } from './github-links.ts';
+import { createGithubPreviewService } from './github-previews.ts';
 import { createIdempotency } from './idempotency.ts';
 import { createIdentityService } from './identity.ts';
 import { createLoginLinkService } from './login-links.ts';
@@ -62,7 +67,9 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
   };
   const flags = createFlagService(store, clock);
   const work = new WorkSignal();
-  const evalRuns = createEvalRunService({ store, flags, config, clock, log, work });
+  const githubEvents = createGithubEventService({ store, clock, log, claimMs: config.github.eventClaimMs });
+  const evalRuns = createEvalRunService({ store, flags, config, clock, log, work, ended: githubEvents.runEnded });
+  const evalReports = createEvalReports(store, evalRuns, config.publicUrl);
   return {
     store,
     clock,
@@ -78,8 +85,24 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     flags,
     evalCases: createEvalCaseService(store, clock),
     evalRuns,
-    evalReports: createEvalReports(store, evalRuns, config.publicUrl),
+    evalReports,
     evalWork: createEvalWorkService({ store, deployments, runs: evalRuns, config, clock, log, work }),
+    github: {
+      links: createGithubLinkService(store, clock),
+      installations: createGithubInstallationService(store, clock, log),
+      events: githubEvents,
+      previews: createGithubPreviewService({
+        store,
+        deployments,
+        runs: evalRuns,
+        reports: evalReports,
+        events: githubEvents,
+        publicUrl: config.publicUrl,
+        clock,
+        log,
+      }),
+      flagsIssue: createGithubFlagsIssue(store, flags, config.publicUrl),
+    },
     deviceAuth: createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }),
     workspaces: createWorkspaceService(store, clock),
     members: createMemberService({ store, identity, sessions, mailer, rateLimits, publicUrl: config.publicUrl, clock }),

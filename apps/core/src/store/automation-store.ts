@@ -1,5 +1,11 @@
 import type { NewMail } from './auth-store.ts';
 
+/**
+ * The author of the versions the GitHub App deploys: a user row every store holds from the start (a migration
+ * makes it), whose "email" is no address, so no one signs in as it and versions show it as their author.
+ */
+export const githubAppUser = { id: 'usr_github_app', email: 'GitHub App' } as const;
+
 /** A repository linked to a workspace by a member: the only way the GitHub App comes to act for a workspace. */
 export interface GithubLinkRecord {
   workspaceId: string;
@@ -89,6 +95,7 @@ export interface GithubStore {
     enqueue(event: EventRecord): Promise<boolean>;
     /** Claims up to `max` events that are available and not done, nor claimed by someone until after `now`. */
     claim(max: number, now: string, until: string, claimId: () => string): Promise<EventRecord[]>;
+    get(id: string): Promise<EventRecord | undefined>;
     /** Marks a claimed event done; false when the claim is not this one any more. */
     done(id: string, claimId: string, at: string): Promise<boolean>;
     /** Gives a claimed event back, to be handed out again from `availableAt`. */

@@ -1,6 +1,7 @@
 import type { Role } from '@svc/domain';
 import type { AgentsStore } from './agents-store.ts';
 import type { AuthStore } from './auth-store.ts';
+import type { GithubStore } from './automation-store.ts';
 import type { EvalsStore } from './evals-store.ts';
 import type { FlagsStore } from './flags-store.ts';
 import type { MembersStore } from './members-store.ts';
@@ -40,7 +41,7 @@ export interface DeveloperToken {
  * so a store backed by another database implements the same contract (see test/store-contract.ts).
  * A write that a unique key refuses rejects with the DomainError `conflict`, never the database's own error.
  */
-export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersStore, FlagsStore, EvalsStore {
+export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersStore, FlagsStore, EvalsStore, GithubStore {
   users: {
     /**
      * Creates the user unless one has this email, created before or at the same time: returns the one user with

@@ -3,6 +3,7 @@ import { agentEndpoints } from './agents.ts';
 import { deviceAuthEndpoints } from './device-auth.ts';
 import { evalEndpoints } from './evals.ts';
 import { flagEndpoints } from './flags.ts';
+import { githubEndpoints } from './github.ts';
 import { healthEndpoints } from './health.ts';
 import { memberEndpoints } from './members.ts';
 import { senderEndpoints } from './senders.ts';
@@ -22,5 +23,6 @@ export const endpoints: Endpoint[] = [
   ...agentEndpoints,
   ...flagEndpoints,
   ...evalEndpoints,
+  ...githubEndpoints,
   ...memberEndpoints,
 ];

@@ -5,6 +5,7 @@ import { agentCases } from './cases/agents.ts';
 import { deviceAuthCases } from './cases/device-auth.ts';
 import { evalCases } from './cases/evals.ts';
 import { flagCases } from './cases/flags.ts';
+import { githubCases } from './cases/github.ts';
 import { memberCases } from './cases/members.ts';
 import { senderCases } from './cases/senders.ts';
 import { verificationCases } from './cases/verifications.ts';
@@ -21,6 +22,7 @@ const cases: OperationCases = {
   ...agentCases,
   ...flagCases,
   ...evalCases,
+  ...githubCases,
   ...memberCases,
 };
 

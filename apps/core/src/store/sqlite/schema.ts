@@ -390,3 +390,4 @@ export const membershipEvents = sqliteTable(
 
 export * from './flags-schema.ts';
 export * from './evals-schema.ts';
+export * from './github-schema.ts';

@@ -7,6 +7,7 @@ import { createSqliteAuth } from './auth.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
 import { createSqliteEvals } from './evals.ts';
 import { createSqliteFlags } from './flags.ts';
+import { createSqliteGithub } from './github.ts';
 import { groupCommit } from './group-commit.ts';
 import { createSqliteMembers } from './members.ts';
 import { createSqliteMessaging } from './messaging.ts';
@@ -60,6 +61,7 @@ export function createSqliteStore(file: string): Store {
     ...createSqliteAgents(db, write),
     ...createSqliteFlags(db, write),
     ...createSqliteEvals(db, write),
+    ...createSqliteGithub(db, write),
     ...createSqliteMembers(db, write, () => knownMemberships.clear()),
     users: {
       async create(user) {

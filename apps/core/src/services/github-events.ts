@@ -1,0 +1,112 @@
+import type { ClaimedEvent } from '@svc/domain';
+import type { Logger } from '@svc/server-kit';
+import type { EventKind } from '../store/automation-store.ts';
+import type { Store } from '../store/store.ts';
+import { type Clock, isoNow } from './clock.ts';
+import { newId } from './ids.ts';
+import { WorkSignal } from './work-signal.ts';
+
+/** While the app waits for events, core looks again this often: claims of an app that died expire meanwhile. */
+const recheckMs = 1000;
+/** A failed event waits this long before its next attempt, doubled each time up to `maxBackoffMs`. */
+const firstBackoffMs = 10_000;
+const maxBackoffMs = 3_600_000;
+
+export interface GithubEventDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  /** How long a claim holds an event: an app killed mid-event gives it back after this. */
+  claimMs: number;
+}
+
+/**
+ * The outbox of what the GitHub App must do (a finished preview run to report, a flags issue to update): kept by
+ * core until the app says done, so an app restarted meanwhile still does it. The app claims events with a deadline
+ * and long-polls for new ones.
+ */
+export function createGithubEventService({ store, clock, log, claimMs }: GithubEventDeps) {
+  const signal = new WorkSignal();
+
+  /** Enqueues an event once per kind and key; true when this call made it. */
+  async function enqueue(kind: EventKind, key: string, payload: Record<string, unknown>): Promise<boolean> {
+    const at = isoNow(clock);
+    const made = await store.events.enqueue({
+      id: newId('evt'),
+      kind,
+      key,
+      payload,
+      availableAt: at,
+      attempts: 0,
+      claimId: null,
+      claimedUntil: null,
+      doneAt: null,
+      lastError: null,
+      createdAt: at,
+    });
+    if (made) signal.notify();
+    return made;
+  }
+
+  return {
+    enqueue,
+
+    /** A run ended (finished or cancelled): when it is a pull request's preview, the app is to write its result there. */
+    async runEnded(runId: string): Promise<void> {
+      const target = await store.previewTargets.get(runId);
+      if (!target) return;
+      if (await enqueue('run_finished', runId, { run_id: runId })) {
+        log.info({ run: runId, repository: target.repository, pull_request: target.pullNumber }, 'preview run ended: comment queued');
+      }
+    },
+
+    /** Up to `max` events, as soon as there are any or after `waitMs`. */
+    async claim(consumer: string, max: number, waitMs: number): Promise<{ events: ClaimedEvent[] }> {
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const now = clock();
+        const until = new Date(now.getTime() + claimMs).toISOString();
+        const claimed = await store.events.claim(max, now.toISOString(), until, () => newId('clm'));
+        const remaining = deadline - Date.now();
+        if (claimed.length > 0 || remaining <= 0) {
+          for (const e of claimed) log.info({ consumer, event: e.id, kind: e.kind, key: e.key, attempt: e.attempts }, 'event claimed');
+          return {
+            events: claimed.map((e) => ({
+              id: e.id,
+              kind: e.kind,
+              payload: e.payload,
+              claim_id: e.claimId ?? '',
+              claimed_until: e.claimedUntil ?? until,
+              attempts: e.attempts,
+            })),
+          };
+        }
+        await signal.wait(Math.min(remaining, recheckMs));
+      }
+    },
+
+    /** The app did the event; refused (false) when its claim expired and the event went to another claimer. */
+    async done(id: string, claimId: string): Promise<{ done: boolean }> {
+      const done = await store.events.done(id, claimId, isoNow(clock));
+      if (!done) log.info({ event: id }, "event done refused: its claim is not the caller's any more");
+      return { done };
+    },
+
+    /** The app failed the event: it is handed out again later, each failure waiting twice as long as the one before. */
+    async retry(id: string, claimId: string, error: string): Promise<{ retried: boolean; available_at: string | null }> {
+      const event = await store.events.get(id);
+      if (!event) return { retried: false, available_at: null };
+      const backoff = Math.min(maxBackoffMs, firstBackoffMs * 2 ** Math.max(0, event.attempts - 1));
+      const availableAt = new Date(clock().getTime() + backoff).toISOString();
+      const retried = await store.events.retry(id, claimId, availableAt, error);
+      if (retried)
+        log.warn(
+          { event: id, kind: event.kind, key: event.key, attempt: event.attempts, error, available_at: availableAt },
+          'event failed',
+        );
+      return { retried, available_at: retried ? availableAt : null };
+    },
+  };
+}
+
+export type GithubEventService = ReturnType<typeof createGithubEventService>;

@@ -1,0 +1,110 @@
+import { DomainError, environmentForBranch, githubBodyLimit, type PreviewDeployInput, prCommentMarker } from '@svc/domain';
+import type { Logger } from '@svc/server-kit';
+import { githubAppUser } from '../store/automation-store.ts';
+import type { Membership, Store } from '../store/store.ts';
+import { type Clock, isoNow } from './clock.ts';
+import { type DeploymentService, liveEnvironment } from './deployments.ts';
+import type { EvalReports } from './eval-report.ts';
+import type { EvalRunService } from './eval-runs.ts';
+import type { GithubEventService } from './github-events.ts';
+
+export interface GithubPreviewDeps {
+  store: Store;
+  deployments: DeploymentService;
+  runs: EvalRunService;
+  reports: EvalReports;
+  events: GithubEventService;
+  publicUrl: string;
+  clock: Clock;
+  log: Logger;
+}
+
+/**
+ * Cuts a markdown body to GitHub's limit, at a line, with a last line that says where the whole of it is. A body
+ * under the limit is left as it is.
+ */
+export function trimmedBody(markdown: string, whole: string, limit = githubBodyLimit): string {
+  if (markdown.length <= limit) return markdown;
+  const tail = `\n\n…cut here to fit GitHub's limit; the whole of it: ${whole}\n`;
+  const cut = markdown.slice(0, limit - tail.length);
+  const line = cut.lastIndexOf('\n');
+  return `${line > 0 ? cut.slice(0, line) : cut}${tail}`;
+}
+
+/**
+ * A pull request's preview: its head's files deployed to the branch's environment as `svc push` would (by the
+ * GitHub App as author), an eval run there, and the pull request the run reports to.
+ */
+export function createGithubPreviewService({ store, deployments, runs, reports, events, publicUrl, clock, log }: GithubPreviewDeps) {
+  async function linkedWorkspace(repository: string): Promise<Membership> {
+    const link = await store.githubLinks.find(repository);
+    const workspace = link && (await store.workspaces.findById(link.workspaceId));
+    if (!workspace) {
+      throw new DomainError('link_not_found', `${repository} is linked to no workspace: a member connects it with svc github connect`);
+    }
+    // The app deploys and runs evals as a developer would; it holds no membership of its own.
+    return { ...workspace, role: 'developer' };
+  }
+
+  return {
+    async deploy(input: PreviewDeployInput) {
+      const workspace = await linkedWorkspace(input.repository);
+      const environment = environmentForBranch(input.branch);
+      if (environment === liveEnvironment) {
+        throw new DomainError(
+          'invalid_request',
+          `branch "${input.branch}" would deploy to live, and a pull request's preview never does: rename the branch`,
+          { field: 'branch' },
+        );
+      }
+      const deployed = await deployments.push(workspace, githubAppUser.id, {
+        environment,
+        files: input.files,
+        git: { commit: input.head_sha, branch: input.branch },
+      });
+      const run = await runs.start(workspace, githubAppUser.email, { environment }, 'pull_request');
+      await store.previewTargets.create({
+        runId: run.id,
+        workspaceId: workspace.id,
+        repository: input.repository,
+        pullNumber: input.pull_number,
+        installationId: input.installation_id,
+        headSha: input.head_sha,
+        createdAt: isoNow(clock),
+      });
+      // A run may end before its pull request is kept (a quick runner): then it is announced here, once.
+      const started = await store.evalRuns.find(run.id);
+      if (started?.status === 'finished' || started?.status === 'cancelled') await events.runEnded(run.id);
+      log.info(
+        { repository: input.repository, pull_request: input.pull_number, run: run.id, environment, version: deployed.version.number },
+        'pull request preview deployed, eval run started',
+      );
+      return {
+        workspace: workspace.slug,
+        environment,
+        version: { id: deployed.version.id, number: deployed.version.number },
+        run_id: run.id,
+        run_url: `${publicUrl}/w/${workspace.slug}/evals/${run.id}`,
+        missing_secrets: deployed.missing_secrets,
+      };
+    },
+
+    /** The comment a preview's run writes into its pull request, and where. */
+    async comment(runId: string) {
+      const target = await store.previewTargets.get(runId);
+      const workspace = target && (await store.workspaces.findById(target.workspaceId));
+      if (!target || !workspace) throw new DomainError('preview_not_found', `eval run ${runId} is no pull request's preview`);
+      const url = `${publicUrl}/w/${workspace.slug}/evals/${runId}`;
+      const { markdown } = await reports.markdown(workspace, runId);
+      return {
+        markdown: trimmedBody(`${prCommentMarker}\n${markdown}`, url),
+        repository: target.repository,
+        pull_number: target.pullNumber,
+        installation_id: target.installationId,
+        head_sha: target.headSha,
+      };
+    },
+  };
+}
+
+export type GithubPreviewService = ReturnType<typeof createGithubPreviewService>;
