@@ -30,8 +30,9 @@ export async function previewPullRequest(context: PullRequestContext, core: Core
 
   const target = await core.github.repositories.find.query({ repository });
   if (!target) return log.info('repository not linked to a workspace: no preview');
-  if (!target.installed) return log.info('app not installed on the repository as core knows it: no preview');
-  await onePullRequestAtATime(pr, () => preview(context, core, target.workspace_slug, target.installation_id, log));
+  const installationId = target.installation_id;
+  if (!target.installed || installationId === null) return log.info('app not installed on the repository as core knows it: no preview');
+  await onePullRequestAtATime(pr, () => preview(context, core, target.workspace_slug, installationId, log));
 }
 
 async function preview(context: PullRequestContext, core: CoreClient, workspace: string, installationId: number, log: Logger): Promise<void> {

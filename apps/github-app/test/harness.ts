@@ -46,7 +46,7 @@ export async function startApp(platform: TestPlatform): Promise<RunningApp> {
     pollMs: 50,
     // Core keeps answering a stopped app's last request for events until this passes: short, for restart tests.
     eventWaitMs: 200,
-    log: createLogger('github-app', { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: createLogger('github-app', { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv),
     Octokit: noPacing(),
   });
   const url = `http://127.0.0.1:${await listen(app.server, 0, '127.0.0.1')}`;

@@ -32,7 +32,7 @@ function pullRequestEvent(action: 'opened' | 'synchronize' | 'reopened', head: s
   return event;
 }
 
-const runsOf = async () => (await world.platform.core.services.store.evalRuns.list(world.workspace.id)).length;
+const runsOf = async () => (await world.platform.core.services.store.evalRuns.list(world.workspace.id, undefined, { limit: 1000 })).items.length;
 
 it('says "running" in one comment with the run link, edits it with the result, and a later push edits the same comment', async () => {
   const scope = github();
