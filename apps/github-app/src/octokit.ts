@@ -23,7 +23,9 @@ export function githubOctokit(pacing: Partial<NonNullable<Throttle>> = {}): type
       );
       return retry;
     };
-  return ProbotOctokit.defaults({
-    throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary'), ...pacing },
-  });
+  // A function, not an object: Probot passes throttle options of its own to every instance, and these must win.
+  return ProbotOctokit.defaults((options: { throttle?: Throttle }) => ({
+    ...options,
+    throttle: { ...options.throttle, onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary'), ...pacing },
+  }));
 }
