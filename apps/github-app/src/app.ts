@@ -60,7 +60,8 @@ export function svcApp(core: CoreClient) {
       'installation_repositories',
       once(core, async (context) => {
         const { installation, repositories_added: added, repositories_removed: removed } = context.payload;
-        const named = (repositories: { full_name?: string }[]) => repositories.flatMap((r) => (r.full_name ? [{ full_name: r.full_name }] : []));
+        const named = (repositories: { full_name?: string }[]) =>
+          repositories.flatMap((r) => (r.full_name ? [{ full_name: r.full_name }] : []));
         await sync(context, installation.id, added, named(removed));
         await labelRepositories(context, added);
       }),

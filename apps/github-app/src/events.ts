@@ -73,7 +73,8 @@ export function startEventLoop({ connection, probot, log, pollMs, waitMs = longP
       await onePullRequestAtATime(pr, async () => {
         // A run of a commit the pull request has moved on from would overwrite the newer commit's comment.
         const { data: pull } = await octokit.rest.pulls.get({ ...repoOf(pr.repository), pull_number: pr.pullNumber });
-        if (pull.head.sha !== comment.head_sha) return log.info({ ...where, head_sha: pull.head.sha }, 'run of an earlier commit: comment left to the newer one');
+        if (pull.head.sha !== comment.head_sha)
+          return log.info({ ...where, head_sha: pull.head.sha }, 'run of an earlier commit: comment left to the newer one');
         const written = await writeStickyComment(octokit, pr, comment.markdown);
         log.info(where, `run result ${written} in the pull request's comment`);
       });
@@ -81,8 +82,10 @@ export function startEventLoop({ connection, probot, log, pollMs, waitMs = longP
     }
     if (kind === 'flags_issue') {
       const event = flagsIssue.parse(payload);
-      const installation = event.installation_id ?? (await core.github.repositories.find.query({ repository: event.repository }))?.installation_id;
-      if (!installation) return log.info({ repository: event.repository }, 'repository no longer linked or installed: flags issue left as it is');
+      const installation =
+        event.installation_id ?? (await core.github.repositories.find.query({ repository: event.repository }))?.installation_id;
+      if (!installation)
+        return log.info({ repository: event.repository }, 'repository no longer linked or installed: flags issue left as it is');
       const content = await core.github.flagsIssue.query({ workspace_id: event.workspace_id });
       const octokit = await probot.auth(installation);
       await syncFlagsIssue(octokit, event.repository, await appLogin(), content, log);
@@ -107,7 +110,11 @@ export function startEventLoop({ connection, probot, log, pollMs, waitMs = longP
           continue;
         }
         log.warn({ event: event.id, kind: event.kind, err: error }, 'event failed; core hands it out again later');
-        await core.github.events.retry.mutate({ id: event.id, claim_id: event.claim_id, error: String((error as Error).message ?? error).slice(0, 500) });
+        await core.github.events.retry.mutate({
+          id: event.id,
+          claim_id: event.claim_id,
+          error: String((error as Error).message ?? error).slice(0, 500),
+        });
       }
     }
   }

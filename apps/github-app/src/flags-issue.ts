@@ -84,7 +84,13 @@ export async function syncFlagsIssue(
     log.info({ repository, issue: latestClosed.number, open_flags: content.open }, 'reopened the flags issue');
     return 'reopened';
   }
-  const { data: created } = await octokit.rest.issues.create({ owner, repo, title: content.title, body: content.body, labels: [flagsLabel.name] });
+  const { data: created } = await octokit.rest.issues.create({
+    owner,
+    repo,
+    title: content.title,
+    body: content.body,
+    labels: [flagsLabel.name],
+  });
   log.info({ repository, issue: created.number, open_flags: content.open }, 'created the flags issue');
   return 'created';
 }

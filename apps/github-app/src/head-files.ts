@@ -19,8 +19,10 @@ export async function readHeadFiles(octokit: Octokit, repository: string, sha: s
   const { data: tree } = await octokit.rest.git.getTree({ owner, repo, tree_sha: sha, recursive: 'true' });
   if (tree.truncated) throw new HeadFilesError(`the repository's tree at ${sha.slice(0, 7)} is too large for GitHub to list in one answer`);
   const blobs = tree.tree.filter((entry) => entry.type === 'blob' && entry.path && entry.sha && isBundlePath(entry.path));
-  if (!blobs.some((entry) => entry.path === 'svc.yaml')) throw new HeadFilesError(`svc.yaml: not found at the root of ${repository} at ${sha.slice(0, 7)}`);
-  if (blobs.length > maxFiles) throw new HeadFilesError(`svc.yaml and agents/ hold ${blobs.length} files; a deployment takes at most ${maxFiles}`);
+  if (!blobs.some((entry) => entry.path === 'svc.yaml'))
+    throw new HeadFilesError(`svc.yaml: not found at the root of ${repository} at ${sha.slice(0, 7)}`);
+  if (blobs.length > maxFiles)
+    throw new HeadFilesError(`svc.yaml and agents/ hold ${blobs.length} files; a deployment takes at most ${maxFiles}`);
   const tooLarge = blobs.find((entry) => (entry.size ?? 0) > maxFileBytes);
   if (tooLarge) throw new HeadFilesError(`${tooLarge.path}: larger than ${maxFileBytes} bytes`);
   const files: Record<string, string> = {};

@@ -15,7 +15,12 @@ type Throttle = NonNullable<ConstructorParameters<typeof ProbotOctokit>[0]>['thr
 export function githubOctokit(pacing: Partial<NonNullable<Throttle>> = {}): typeof ProbotOctokit {
   const onLimit =
     (kind: string) =>
-    (retryAfter: number, options: { method: string; url: string }, octokit: { log: { warn(o: object, m: string): void } }, retryCount: number) => {
+    (
+      retryAfter: number,
+      options: { method: string; url: string },
+      octokit: { log: { warn(o: object, m: string): void } },
+      retryCount: number,
+    ) => {
       const retry = retryCount < rateLimitRetries && retryAfter <= longestWaitS;
       octokit.log.warn(
         { method: options.method, url: options.url, retry_after_s: retryAfter, attempt: retryCount + 1 },

@@ -5,7 +5,6 @@ import { type CoreClient, coreErrorOf } from './core.ts';
 import { HeadFilesError, readHeadFiles } from './head-files.ts';
 import { onePullRequestAtATime, writeStickyComment } from './sticky-comment.ts';
 
-
 type PullRequestContext = Context<'pull_request.opened' | 'pull_request.synchronize' | 'pull_request.reopened'>;
 
 interface ManifestIssue {
@@ -35,7 +34,13 @@ export async function previewPullRequest(context: PullRequestContext, core: Core
   await onePullRequestAtATime(pr, () => preview(context, core, target.workspace_slug, installationId, log));
 }
 
-async function preview(context: PullRequestContext, core: CoreClient, workspace: string, installationId: number, log: Logger): Promise<void> {
+async function preview(
+  context: PullRequestContext,
+  core: CoreClient,
+  workspace: string,
+  installationId: number,
+  log: Logger,
+): Promise<void> {
   const { pull_request: pull, repository: repo } = context.payload;
   const repository = repo.full_name;
   const pr = { repository, pullNumber: pull.number };
@@ -47,7 +52,10 @@ async function preview(context: PullRequestContext, core: CoreClient, workspace:
   };
 
   if (pull.head.repo?.full_name.toLowerCase() !== pull.base.repo.full_name.toLowerCase()) {
-    return comment(renderPrComment({ state: 'fork', workspace, pull_number: pull.number, head: pull.head.label }), 'pull request from a fork, not deployed');
+    return comment(
+      renderPrComment({ state: 'fork', workspace, pull_number: pull.number, head: pull.head.label }),
+      'pull request from a fork, not deployed',
+    );
   }
 
   let files: Record<string, string>;
@@ -55,7 +63,10 @@ async function preview(context: PullRequestContext, core: CoreClient, workspace:
     files = await readHeadFiles(context.octokit, repository, headSha);
   } catch (error) {
     if (!(error instanceof HeadFilesError)) throw error;
-    return comment(renderPrComment({ state: 'failed', workspace, stage: 'manifest', message: error.message, commit: headSha }), 'head commit unreadable');
+    return comment(
+      renderPrComment({ state: 'failed', workspace, stage: 'manifest', message: error.message, commit: headSha }),
+      'head commit unreadable',
+    );
   }
 
   try {
@@ -68,7 +79,14 @@ async function preview(context: PullRequestContext, core: CoreClient, workspace:
       files,
     });
     await comment(
-      renderPrComment({ state: 'running', workspace, environment: preview.environment, version: preview.version, url: preview.run_url, commit: headSha }),
+      renderPrComment({
+        state: 'running',
+        workspace,
+        environment: preview.environment,
+        version: preview.version,
+        url: preview.run_url,
+        commit: headSha,
+      }),
       'deployed and started an eval run',
       { environment: preview.environment, version: preview.version.number, run: preview.run_id },
     );

@@ -36,7 +36,8 @@ export interface GithubApp {
   stop(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: ServerResponse, status: number, body: object) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -65,10 +66,14 @@ export async function createGithubApp(options: GithubAppOptions): Promise<Github
       if (req.url === webhooksPath && req.method === 'POST') {
         // Probot checks the signature too, but answers a bad one with 400; GitHub's senders and ours expect 401.
         const body = await readBody(req);
-        if (body === undefined) return json(res, 413, { error: { code: 'payload_too_large', message: 'a webhook payload is at most 25 MB' } });
+        if (body === undefined)
+          return json(res, 413, { error: { code: 'payload_too_large', message: 'a webhook payload is at most 25 MB' } });
         const signature = req.headers['x-hub-signature-256'];
         if (typeof signature !== 'string' || !(await probot.webhooks.verify(body, signature))) {
-          log.warn({ delivery: req.headers['x-github-delivery'], event: req.headers['x-github-event'] }, 'webhook with a bad signature refused');
+          log.warn(
+            { delivery: req.headers['x-github-delivery'], event: req.headers['x-github-event'] },
+            'webhook with a bad signature refused',
+          );
           return json(res, 401, { error: { code: 'bad_signature', message: 'the webhook signature does not match the secret' } });
         }
         (req as IncomingMessage & { body?: string }).body = body;

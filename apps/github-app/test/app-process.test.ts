@@ -58,7 +58,9 @@ it('runs as its own process: a signed pull_request webhook ends in one comment w
     await expect.poll(() => github.comments[0]!.body, { timeout: 30_000 }).not.toContain('running');
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0]!.body.startsWith('<!-- svc:pr-preview -->')).toBe(true);
-    expect(github.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/repos/${repository}/issues/comments/`))).toHaveLength(1);
+    expect(github.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/repos/${repository}/issues/comments/`))).toHaveLength(
+      1,
+    );
     expect(out).toMatch(/"repository":"acme\/shop".*"pull_request":7.*"run":"\w+"/);
   } finally {
     child.kill('SIGTERM');

@@ -37,20 +37,34 @@ export async function startFakeGithub(options: { repository: string; pullNumber:
       const url = new URL(req.url ?? '/', 'http://github.test');
       const body = await jsonBody(req);
       requests.push({ method: req.method ?? '', path: url.pathname, body });
-      const send = (status: number, data: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
+      const send = (status: number, data: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
       const route = `${req.method} ${url.pathname}`;
-      if (/^POST \/app\/installations\/\d+\/access_tokens$/.test(route)) return send(201, { token: 'ghs_fake', expires_at: '2099-01-01T00:00:00Z' });
+      if (/^POST \/app\/installations\/\d+\/access_tokens$/.test(route))
+        return send(201, { token: 'ghs_fake', expires_at: '2099-01-01T00:00:00Z' });
       if (/^GET \/repos\/[^/]+\/[^/]+\/labels\/[^/]+$/.test(route)) return send(200, { name: 'service-flags' });
       if (route === `GET ${repo}/git/trees/${options.head}`) {
-        const tree = Object.entries(options.files).map(([path, content]) => ({ path, type: 'blob', mode: '100644', sha: blobSha(content), size: content.length }));
+        const tree = Object.entries(options.files).map(([path, content]) => ({
+          path,
+          type: 'blob',
+          mode: '100644',
+          sha: blobSha(content),
+          size: content.length,
+        }));
         return send(200, { sha: options.head, truncated: false, tree });
       }
       const blob = route.match(new RegExp(`^GET ${repo}/git/blobs/(\\w+)$`));
-      if (blob && blobs.has(blob[1]!)) return send(200, { sha: blob[1], encoding: 'base64', content: Buffer.from(blobs.get(blob[1]!)!).toString('base64') });
-      if (route === `GET ${repo}/pulls/${options.pullNumber}`) return send(200, { number: options.pullNumber, head: { sha: options.head } });
+      if (blob && blobs.has(blob[1]!))
+        return send(200, { sha: blob[1], encoding: 'base64', content: Buffer.from(blobs.get(blob[1]!)!).toString('base64') });
+      if (route === `GET ${repo}/pulls/${options.pullNumber}`)
+        return send(200, { number: options.pullNumber, head: { sha: options.head } });
       if (route === `GET ${repo}/issues/${options.pullNumber}/comments`) return send(200, comments);
       if (route === `POST ${repo}/issues/${options.pullNumber}/comments`) {
-        const comment: Comment = { id: 1000 + comments.length, body: (body as { body: string }).body, user: { login: 'svc[bot]', type: 'Bot' } };
+        const comment: Comment = {
+          id: 1000 + comments.length,
+          body: (body as { body: string }).body,
+          user: { login: 'svc[bot]', type: 'Bot' },
+        };
         comments.push(comment);
         return send(201, comment);
       }

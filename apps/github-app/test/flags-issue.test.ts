@@ -78,7 +78,12 @@ it('rewrites a changed body and re-applies the label, keeping the other labels',
   await syncRequested();
   expect(scope.pendingMocks()).toEqual([]);
   expect(gh.get(3).body).toContain('free of charge');
-  expect(gh.get(3).labels.map((l) => l.name).sort()).toEqual(['service-flags', 'triage']);
+  expect(
+    gh
+      .get(3)
+      .labels.map((l) => l.name)
+      .sort(),
+  ).toEqual(['service-flags', 'triage']);
 });
 
 it('closes duplicates with a comment pointing to the one kept, and keeps that one current', async () => {
@@ -110,7 +115,8 @@ it('reopens the latest closed issue rather than creating one when flags return',
 it('closes the issue with a comment once every flag is fixed', async () => {
   const { services } = world.platform.core;
   const live = (await services.store.environments.get(world.workspace.id, 'live'))!.version!;
-  for (const flag of (await services.flags.list(world.workspace, 'open')).flags) await services.flags.markFixed(flag.id, live.id, new Date().toISOString());
+  for (const flag of (await services.flags.list(world.workspace, 'open')).flags)
+    await services.flags.markFixed(flag.id, live.id, new Date().toISOString());
   expect((await digest()).open).toBe(0);
 
   const scope = github();

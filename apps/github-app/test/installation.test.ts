@@ -54,7 +54,9 @@ it('an uninstalled app is installed nowhere', async () => {
 });
 
 it('a repository linked to no workspace gets no preview', async () => {
-  const event = fixture<{ repository: { full_name: string }; pull_request: { base: { repo: { full_name: string } } } }>('pull_request.opened');
+  const event = fixture<{ repository: { full_name: string }; pull_request: { base: { repo: { full_name: string } } } }>(
+    'pull_request.opened',
+  );
   event.repository.full_name = 'acme/blog';
   event.pull_request.base.repo.full_name = 'acme/blog';
   // Were the app to act, it would call GitHub with no answer from nock, and the delivery would fail.

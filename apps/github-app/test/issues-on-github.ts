@@ -47,12 +47,16 @@ export class IssuesOnGithub {
   }
 
   expectLabelChecked(): this {
-    this.scope.get(`/repos/${repository}/labels/service-flags`).reply(() => (this.label ? [200, { name: 'service-flags' }] : [404, { message: 'Not Found' }]));
+    this.scope
+      .get(`/repos/${repository}/labels/service-flags`)
+      .reply(() => (this.label ? [200, { name: 'service-flags' }] : [404, { message: 'Not Found' }]));
     if (!this.label) {
-      this.scope.post(`/repos/${repository}/labels`, (body: { name: string }) => body.name === 'service-flags').reply(201, () => {
-        this.label = true;
-        return { name: 'service-flags' };
-      });
+      this.scope
+        .post(`/repos/${repository}/labels`, (body: { name: string }) => body.name === 'service-flags')
+        .reply(201, () => {
+          this.label = true;
+          return { name: 'service-flags' };
+        });
     }
     return this;
   }

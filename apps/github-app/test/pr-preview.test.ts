@@ -32,7 +32,8 @@ function pullRequestEvent(action: 'opened' | 'synchronize' | 'reopened', head: s
   return event;
 }
 
-const runsOf = async () => (await world.platform.core.services.store.evalRuns.list(world.workspace.id, undefined, { limit: 1000 })).items.length;
+const runsOf = async () =>
+  (await world.platform.core.services.store.evalRuns.list(world.workspace.id, undefined, { limit: 1000 })).items.length;
 
 it('says "running" in one comment with the run link, edits it with the result, and a later push edits the same comment', async () => {
   const scope = github();
@@ -151,12 +152,19 @@ it("retries GitHub's rate-limit answers after the time they name", async () => {
   const comments = '/repos/acme/shop/issues/8/comments';
   const asked: number[] = [];
   // A secondary limit: wait the Retry-After's second.
-  scope.post(comments).reply(() => (asked.push(Date.now()), [403, { message: 'You have exceeded a secondary rate limit' }, { 'retry-after': '1' }]));
+  scope
+    .post(comments)
+    .reply(() => (asked.push(Date.now()), [403, { message: 'You have exceeded a secondary rate limit' }, { 'retry-after': '1' }]));
   // The primary limit: wait until its reset, two seconds on.
   const reset = Math.floor(Date.now() / 1000) + 2;
   scope
     .post(comments)
-    .reply(() => (asked.push(Date.now()), [429, { message: 'API rate limit exceeded' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }]));
+    .reply(
+      () => (
+        asked.push(Date.now()),
+        [429, { message: 'API rate limit exceeded' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }]
+      ),
+    );
   pr.expectCommentCreated();
   const res = await app.deliver('pull_request', pullRequestEvent('reopened', sha('9'), 'pull_request.opened.fork'));
   const posted = Date.now();

@@ -38,11 +38,21 @@ export class PullRequestOnGithub {
 
   /** The head commit's tree and each file's blob, as the git data API serves them. */
   expectHeadRead(sha: string, files: Record<string, string>, { blobs = true } = {}): this {
-    const entries = Object.entries(files).map(([path, content]) => ({ path, mode: '100644', type: 'blob', sha: blobSha(content), size: content.length }));
+    const entries = Object.entries(files).map(([path, content]) => ({
+      path,
+      mode: '100644',
+      type: 'blob',
+      sha: blobSha(content),
+      size: content.length,
+    }));
     this.scope
       .get(`/repos/${repository}/git/trees/${sha}`)
       .query({ recursive: 'true' })
-      .reply(200, { sha, truncated: false, tree: [{ path: 'README.md', mode: '100644', type: 'blob', sha: blobSha('readme'), size: 6 }, ...entries] });
+      .reply(200, {
+        sha,
+        truncated: false,
+        tree: [{ path: 'README.md', mode: '100644', type: 'blob', sha: blobSha('readme'), size: 6 }, ...entries],
+      });
     for (const content of blobs ? Object.values(files) : []) {
       this.scope
         .get(`/repos/${repository}/git/blobs/${blobSha(content)}`)
