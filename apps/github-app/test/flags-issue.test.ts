@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { removeTempDirs } from '@svc/testkit';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { github, githubOnlyThroughNock, installationId, type RunningApp, startApp } from './harness.ts';
+import { github, githubOnlyThroughNock, type RunningApp, startApp } from './harness.ts';
 import { IssuesOnGithub } from './issues-on-github.ts';
 import { install, repository, startWorld, type World } from './world.ts';
 
@@ -21,7 +21,7 @@ afterAll(async () => {
   await world?.platform.stop();
   nock.enableNetConnect();
   removeTempDirs();
-});
+}, 20_000);
 
 /** What the daily job does for a linked repository: an event asking the app to bring its flags issue up to date. */
 async function syncRequested(): Promise<void> {
@@ -32,7 +32,8 @@ async function syncRequested(): Promise<void> {
     id,
     kind: 'flags_issue',
     key: `${world.workspace.id}:${repository}:${id}`,
-    payload: { workspace_id: world.workspace.id, repository, installation_id: installationId },
+    // As the daily job asks it: the app finds the repository's installation in core.
+    payload: { workspace_id: world.workspace.id, repository },
     availableAt: now,
     attempts: 0,
     claimId: null,
@@ -58,7 +59,7 @@ it('creates the issue with the digest, labelled service-flags, creating the labe
   expect(created.body).toBe((await digest()).body);
   expect(created.body).toContain('5 days');
   expect(gh.get(1).body).toBe('');
-});
+}, 20_000);
 
 it('writes nothing when the body has not changed', async () => {
   const scope = github();
@@ -67,7 +68,7 @@ it('writes nothing when the body has not changed', async () => {
   await syncRequested();
   expect(scope.pendingMocks()).toEqual([]);
   expect(gh.get(3).labels).toEqual([]);
-});
+}, 20_000);
 
 it('rewrites a changed body and re-applies the label, keeping the other labels', async () => {
   await world.flag('Say that exchanges are "free of charge".');
@@ -84,7 +85,7 @@ it('rewrites a changed body and re-applies the label, keeping the other labels',
       .labels.map((l) => l.name)
       .sort(),
   ).toEqual(['service-flags', 'triage']);
-});
+}, 20_000);
 
 it('closes duplicates with a comment pointing to the one kept, and keeps that one current', async () => {
   const scope = github();
@@ -98,7 +99,7 @@ it('closes duplicates with a comment pointing to the one kept, and keeps that on
     expect(gh.get(duplicate).comments).toEqual([expect.stringContaining('#4')]);
   }
   expect(gh.get(4)).toMatchObject({ state: 'open', body: (await digest()).body });
-});
+}, 20_000);
 
 it('reopens the latest closed issue rather than creating one when flags return', async () => {
   const scope = github();
@@ -110,7 +111,7 @@ it('reopens the latest closed issue rather than creating one when flags return',
   expect(gh.get(5)).toMatchObject({ state: 'open', body: (await digest()).body, labels: [{ name: 'service-flags' }] });
   expect(gh.get(2).state).toBe('closed');
   expect(gh.issues).toHaveLength(2);
-});
+}, 20_000);
 
 it('closes the issue with a comment once every flag is fixed', async () => {
   const { services } = world.platform.core;
@@ -126,4 +127,4 @@ it('closes the issue with a comment once every flag is fixed', async () => {
   expect(scope.pendingMocks()).toEqual([]);
   expect(gh.get(7)).toMatchObject({ state: 'closed', state_reason: 'completed' });
   expect(gh.get(7).comments).toEqual([expect.stringContaining('fixed')]);
-});
+}, 20_000);

@@ -120,7 +120,7 @@ it('does not deploy a pull request from a fork: the comment says how a member ru
   expect(await runsOf()).toBe(before);
 });
 
-it('ignores a redelivery: one comment and one run for the delivery', async () => {
+it("ignores a redelivery: the delivery's one comment is not written again", async () => {
   const scope = github();
   const pr = new PullRequestOnGithub(scope, 8).expectCommentsListed().expectCommentCreated();
   const event = pullRequestEvent('reopened', sha('7'), 'pull_request.opened.fork');
