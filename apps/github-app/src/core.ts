@@ -40,10 +40,11 @@ export interface CoreError {
   details: Record<string, unknown>;
 }
 
+/** Core's answer to a call that failed, or `core_unreachable` when no answer came; undefined for anything else. */
 export function coreErrorOf(error: unknown): CoreError | undefined {
   if (!(error instanceof TRPCClientError)) return undefined;
   const wire = (error.data as { svc?: Partial<CoreError> } | undefined)?.svc;
-  if (!wire?.code) return undefined;
+  if (!wire?.code) return { code: 'core_unreachable', message: `svc did not answer (${error.message}); push again to retry`, details: {} };
   return { code: wire.code, message: wire.message ?? wire.code, details: wire.details ?? {} };
 }
 

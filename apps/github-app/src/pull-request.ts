@@ -69,8 +69,9 @@ async function preview(
     );
   }
 
+  let preview;
   try {
-    const preview = await core.github.previews.deploy.mutate({
+    preview = await core.github.previews.deploy.mutate({
       repository,
       installation_id: context.payload.installation?.id ?? installationId,
       pull_number: pull.number,
@@ -78,27 +79,19 @@ async function preview(
       branch: pull.head.ref,
       files,
     });
-    await comment(
-      renderPrComment({
-        state: 'running',
-        workspace,
-        environment: preview.environment,
-        version: preview.version,
-        url: preview.run_url,
-        commit: headSha,
-      }),
-      'deployed and started an eval run',
-      { environment: preview.environment, version: preview.version.number, run: preview.run_id },
-    );
   } catch (error) {
+    // Core's refusal (a manifest's issues, a branch that would deploy to live...) or no answer at all: either way
+    // the pull request says so, since this delivery is claimed and GitHub will not send it again.
     const failure = coreErrorOf(error);
     if (!failure) throw error;
-    const issues = failure.code === 'invalid_manifest' ? ((failure.details.issues as ManifestIssue[] | undefined) ?? []) : undefined;
-    await comment(
+    if (failure.code === 'core_unreachable') log.error({ err: error }, 'core did not answer: preview not deployed');
+    const manifest = failure.code === 'invalid_manifest';
+    const issues = manifest ? ((failure.details.issues as ManifestIssue[] | undefined) ?? []) : undefined;
+    return comment(
       renderPrComment({
         state: 'failed',
         workspace,
-        stage: failure.code === 'invalid_manifest' ? 'manifest' : 'deploy',
+        stage: manifest ? 'manifest' : 'deploy',
         message: failure.message,
         issues,
         commit: headSha,
@@ -107,4 +100,16 @@ async function preview(
       { error: failure.code },
     );
   }
+  await comment(
+    renderPrComment({
+      state: 'running',
+      workspace,
+      environment: preview.environment,
+      version: preview.version,
+      url: preview.run_url,
+      commit: headSha,
+    }),
+    'deployed and started an eval run',
+    { environment: preview.environment, version: preview.version.number, run: preview.run_id },
+  );
 }

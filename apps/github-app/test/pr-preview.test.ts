@@ -26,7 +26,7 @@ const sha = (digit: string) => digit.repeat(40);
 
 /** The `pull_request` webhook of pull request 7 (acme/shop, branch feat/refunds) at a head commit. */
 function pullRequestEvent(action: 'opened' | 'synchronize' | 'reopened', head: string, name = 'pull_request.opened') {
-  const event = fixture<{ action: string; pull_request: { head: { sha: string } } }>(name);
+  const event = fixture<{ action: string; pull_request: { head: { sha: string; ref: string } } }>(name);
   event.action = action;
   event.pull_request.head.sha = head;
   return event;
@@ -104,6 +104,18 @@ it('shows a head commit without svc.yaml in the comment', async () => {
   expect((await app.deliver('pull_request', pullRequestEvent('synchronize', sha('5')))).status).toBe(200);
   expect(scope.pendingMocks()).toEqual([]);
   expect(pr.appComments[0]!.body).toContain('svc.yaml: not found');
+});
+
+it('shows a failed deploy in the comment with its message', async () => {
+  const scope = github();
+  const pr = new PullRequestOnGithub(scope, 7);
+  pr.expectHeadRead(sha('a'), agentFiles()).expectCommentsListed().expectCommentCreated();
+  const event = pullRequestEvent('synchronize', sha('a'));
+  event.pull_request.head.ref = 'live'; // a preview never deploys to live
+  expect((await app.deliver('pull_request', event)).status).toBe(200);
+  expect(scope.pendingMocks()).toEqual([]);
+  expect(pr.appComments[0]!.body).toContain('deploy failed');
+  expect(pr.appComments[0]!.body).toContain('would deploy to live');
 });
 
 it('does not deploy a pull request from a fork: the comment says how a member runs it', async () => {
