@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from '@svc/server-kit';
 import type { Probot } from 'probot';
 import { z } from 'zod';
-import { type CoreConnection, refusedByCore } from './core.ts';
+import { type CoreConnection, coreErrorOf, refusedByCore } from './core.ts';
 import { syncFlagsIssue } from './flags-issue.ts';
 import { repoOf, statusOf } from './github.ts';
 import { onePullRequestAtATime, writeStickyComment } from './sticky-comment.ts';
@@ -102,10 +102,12 @@ export function startEventLoop({ connection, probot, log, pollMs, waitMs = longP
         await handle(event.kind, event.payload);
         await core.github.events.done.mutate({ id: event.id, claim_id: event.claim_id });
       } catch (error) {
-        // GitHub said the thing is gone or refuses it for good (uninstalled, deleted, invalid): retrying cannot help.
+        // GitHub or core said the thing is gone or refused it for good (uninstalled, deleted, invalid, a run that is no
+        // preview's, a workspace deleted): retrying cannot help.
         const status = statusOf(error);
-        if (status === 404 || status === 410 || status === 422) {
-          log.warn({ event: event.id, kind: event.kind, status, err: error }, 'GitHub refused the event for good; marking it done');
+        const refused = coreErrorOf(error)?.code;
+        if (status === 404 || status === 410 || status === 422 || refused?.endsWith('_not_found')) {
+          log.warn({ event: event.id, kind: event.kind, status, error: refused, err: error }, 'event refused for good; marking it done');
           await core.github.events.done.mutate({ id: event.id, claim_id: event.claim_id });
           continue;
         }
