@@ -113,6 +113,15 @@ it('reopens the latest closed issue rather than creating one when flags return',
   expect(gh.issues).toHaveLength(2);
 }, 20_000);
 
+it('gives up on a repository GitHub no longer has, rather than retrying it', async () => {
+  const scope = github();
+  const gh = new IssuesOnGithub(scope);
+  scope.get('/repos/acme/shop/issues').query(true).reply(404, { message: 'Not Found' });
+  await syncRequested();
+  expect(scope.pendingMocks()).toEqual([]);
+  expect(gh.issues).toEqual([]);
+}, 20_000);
+
 it('closes the issue with a comment once every flag is fixed', async () => {
   const { services } = world.platform.core;
   const live = (await services.store.environments.get(world.workspace.id, 'live'))!.version!;
