@@ -48,6 +48,8 @@ export async function startCore({
     const { seeded } = await seedLocalMode(services, dataDir, config.demoBackend);
     if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
   }
+  const announced = await services.github.events.announceEnded();
+  if (announced > 0) log.info({ runs: announced }, 'announced preview runs that ended while core stopped');
   services.delivery.start();
   services.mailer.loop.start();
   services.retention.start();

@@ -19,7 +19,7 @@ export function describeGithubStoreContract(name: string, open: () => Store): vo
     const link = (workspaceId: string, repository: string) => ({ workspaceId, repository, createdBy: 'ada@example.com', createdAt: at(1) });
     let ids = 0;
     const event = (kind: EventRecord['kind'], key: string, changes: Partial<EventRecord> = {}): EventRecord => ({
-      id: `evt_${(ids += 1)}`,
+      id: `evt_${String((ids += 1)).padStart(4, '0')}`,
       kind,
       key,
       payload: { key },
@@ -139,6 +139,14 @@ export function describeGithubStoreContract(name: string, open: () => Store): vo
       await store.previewTargets.create(target);
       expect(await store.previewTargets.get('run_1')).toEqual(target);
       expect(await store.previewTargets.get('run_2')).toBeUndefined();
+      // Announced once ended, and only until its event is made.
+      expect(await store.previewTargets.unannounced(10)).toEqual([]);
+      await store.evalRuns.cancel('ws_1', 'run_1', at(2));
+      expect(await store.previewTargets.unannounced(10)).toEqual([target]);
+      await store.events.enqueue(event('flags_issue', 'run_1'));
+      expect(await store.previewTargets.unannounced(10)).toEqual([target]);
+      await store.events.enqueue(event('run_finished', 'run_1'));
+      expect(await store.previewTargets.unannounced(10)).toEqual([]);
     });
 
     it('enqueues an event once per kind and key, however many enqueue it at once', async () => {
@@ -160,8 +168,6 @@ export function describeGithubStoreContract(name: string, open: () => Store): vo
       expect(claimed).toHaveLength(20);
       expect(new Set(claimed.map((e) => e.claimId)).size).toBe(20);
       expect(claimed.every((e) => e.attempts === 1 && e.claimedUntil === at(3))).toBe(true);
-      // Available first, claimed first.
-      expect(batches[0]?.map((e) => e.key)).toEqual(['repo_0']);
       expect(await store.events.claim(10, at(2, 30), at(3), claimId)).toEqual([]);
     });
 

@@ -33,6 +33,8 @@ export interface PlatformOptions {
   models?: CoreConfig['models'];
   /** Core's judge models (SVC_JUDGE_MODELS) and eval lease length (SVC_EVAL_LEASE_MS). */
   evals?: Partial<CoreConfig['evals']>;
+  /** How long the GitHub App holds an event it claimed (SVC_GITHUB_EVENT_CLAIM_MS). */
+  github?: Partial<CoreConfig['github']>;
   /** The eval runner's EVAL_CONCURRENCY (8 unless told); 0 runs none in process (tests that run their own). */
   evalConcurrency?: number;
   /** Reuse a data dir and key, e.g. to restart on the same database. */
@@ -66,6 +68,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     toolEgress: { ...defaultConfig.toolEgress, ...options.toolEgress, gatewayPort: port },
     models: options.models ?? defaultConfig.models,
     evals: { ...defaultConfig.evals, ...options.evals },
+    github: { ...defaultConfig.github, ...options.github },
   };
   const core = await startCore({
     dataDir,

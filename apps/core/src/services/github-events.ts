@@ -48,15 +48,27 @@ export function createGithubEventService({ store, clock, log, claimMs }: GithubE
     return made;
   }
 
+  /** A run ended (finished or cancelled): when it is a pull request's preview, the app is to write its result there. */
+  async function runEnded(runId: string): Promise<void> {
+    const target = await store.previewTargets.get(runId);
+    if (!target) return;
+    if (await enqueue('run_finished', runId, { run_id: runId })) {
+      log.info({ run: runId, repository: target.repository, pull_request: target.pullNumber }, 'preview run ended: comment queued');
+    }
+  }
+
   return {
     enqueue,
+    runEnded,
 
-    /** A run ended (finished or cancelled): when it is a pull request's preview, the app is to write its result there. */
-    async runEnded(runId: string): Promise<void> {
-      const target = await store.previewTargets.get(runId);
-      if (!target) return;
-      if (await enqueue('run_finished', runId, { run_id: runId })) {
-        log.info({ run: runId, repository: target.repository, pull_request: target.pullNumber }, 'preview run ended: comment queued');
+    /** What a core stopped between a preview run's end and its event left undone: made at start (once, by key). */
+    async announceEnded(): Promise<number> {
+      let announced = 0;
+      for (;;) {
+        const targets = await store.previewTargets.unannounced(100);
+        for (const target of targets) await runEnded(target.runId);
+        announced += targets.length;
+        if (targets.length < 100) return announced;
       }
     },
 

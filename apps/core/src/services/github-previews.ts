@@ -1,10 +1,10 @@
-import { DomainError, environmentForBranch, githubBodyLimit, type PreviewDeployInput, prCommentMarker } from '@svc/domain';
+import { renderPrComment } from '@svc/digest';
+import { DomainError, environmentForBranch, type PreviewDeployInput } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
 import { githubAppUser } from '../store/automation-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
 import { type DeploymentService, liveEnvironment } from './deployments.ts';
-import type { EvalReports } from './eval-report.ts';
 import type { EvalRunService } from './eval-runs.ts';
 import type { GithubEventService } from './github-events.ts';
 
@@ -12,7 +12,6 @@ export interface GithubPreviewDeps {
   store: Store;
   deployments: DeploymentService;
   runs: EvalRunService;
-  reports: EvalReports;
   events: GithubEventService;
   publicUrl: string;
   clock: Clock;
@@ -20,22 +19,10 @@ export interface GithubPreviewDeps {
 }
 
 /**
- * Cuts a markdown body to GitHub's limit, at a line, with a last line that says where the whole of it is. A body
- * under the limit is left as it is.
- */
-export function trimmedBody(markdown: string, whole: string, limit = githubBodyLimit): string {
-  if (markdown.length <= limit) return markdown;
-  const tail = `\n\n…cut here to fit GitHub's limit; the whole of it: ${whole}\n`;
-  const cut = markdown.slice(0, limit - tail.length);
-  const line = cut.lastIndexOf('\n');
-  return `${line > 0 ? cut.slice(0, line) : cut}${tail}`;
-}
-
-/**
  * A pull request's preview: its head's files deployed to the branch's environment as `svc push` would (by the
  * GitHub App as author), an eval run there, and the pull request the run reports to.
  */
-export function createGithubPreviewService({ store, deployments, runs, reports, events, publicUrl, clock, log }: GithubPreviewDeps) {
+export function createGithubPreviewService({ store, deployments, runs, events, publicUrl, clock, log }: GithubPreviewDeps) {
   async function linkedWorkspace(repository: string): Promise<Membership> {
     const link = await store.githubLinks.find(repository);
     const workspace = link && (await store.workspaces.findById(link.workspaceId));
@@ -94,10 +81,18 @@ export function createGithubPreviewService({ store, deployments, runs, reports, 
       const target = await store.previewTargets.get(runId);
       const workspace = target && (await store.workspaces.findById(target.workspaceId));
       if (!target || !workspace) throw new DomainError('preview_not_found', `eval run ${runId} is no pull request's preview`);
-      const url = `${publicUrl}/w/${workspace.slug}/evals/${runId}`;
-      const { markdown } = await reports.markdown(workspace, runId);
+      const run = await runs.get(workspace.id, runId);
+      const baseline = run.baseline_run_id ? await runs.get(workspace.id, run.baseline_run_id) : null;
+      const markdown = renderPrComment({
+        state: 'finished',
+        workspace: workspace.slug,
+        run,
+        baseline,
+        url: `${publicUrl}/w/${workspace.slug}/evals/${runId}`,
+        commit: target.headSha,
+      });
       return {
-        markdown: trimmedBody(`${prCommentMarker}\n${markdown}`, url),
+        markdown,
         repository: target.repository,
         pull_number: target.pullNumber,
         installation_id: target.installationId,

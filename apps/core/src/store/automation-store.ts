@@ -89,6 +89,11 @@ export interface GithubStore {
   previewTargets: {
     create(target: PreviewTargetRecord): Promise<void>;
     get(runId: string): Promise<PreviewTargetRecord | undefined>;
+    /**
+     * Targets whose run finished or was cancelled with no `run_finished` event (keyed by run id) made for it: a core
+     * that stopped between the two makes them when it starts again.
+     */
+    unannounced(limit: number): Promise<PreviewTargetRecord[]>;
   };
   events: {
     /** Enqueues an event unless one of the same kind and key exists; true when this call made it. */

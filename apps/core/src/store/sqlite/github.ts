@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, sql } from 'drizzle-orm';
 import type { EventRecord, GithubStore } from '../automation-store.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
-import { eventOutbox, githubDeliveries, githubInstallations, githubLinks, previewTargets } from './schema.ts';
+import { evalRuns, eventOutbox, githubDeliveries, githubInstallations, githubLinks, previewTargets } from './schema.ts';
 
 type EventRow = typeof eventOutbox.$inferSelect;
 
@@ -85,6 +85,27 @@ export function createSqliteGithub(db: SqliteDb, write: Write): GithubStore {
       },
       async get(runId) {
         return db.select().from(previewTargets).where(eq(previewTargets.runId, runId)).get();
+      },
+      async unannounced(limit) {
+        return db
+          .select({ target: previewTargets })
+          .from(previewTargets)
+          .innerJoin(evalRuns, eq(evalRuns.id, previewTargets.runId))
+          .where(
+            and(
+              inArray(evalRuns.status, ['finished', 'cancelled']),
+              notExists(
+                db
+                  .select({ id: eventOutbox.id })
+                  .from(eventOutbox)
+                  .where(and(eq(eventOutbox.kind, 'run_finished'), eq(eventOutbox.key, previewTargets.runId))),
+              ),
+            ),
+          )
+          .orderBy(asc(previewTargets.createdAt), asc(previewTargets.runId))
+          .limit(limit)
+          .all()
+          .map((row) => row.target);
       },
     },
     events: {
