@@ -1,5 +1,4 @@
-/** GitHub refuses an issue or comment body longer than this many characters. */
-export const githubBodyLimit = 65_536;
+import { githubBodyLimit } from '@svc/domain';
 
 /** Measured in UTF-16 units, never fewer than GitHub's characters, so a body that fits here fits there. */
 export const fitsGithub = (body: string): boolean => body.length <= githubBodyLimit;

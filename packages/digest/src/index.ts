@@ -1,6 +1,5 @@
 export { type FlagsDigestInput, inFlagsDigest, renderFlagsDigest } from './flags-digest.ts';
 export * from './flags-issue.ts';
-export { githubBodyLimit } from './github-limits.ts';
 export * from './pr-comment.ts';
 export type { FinishedPreview } from './pr-comment-run.ts';
 export { reportLimits, type ReplayedCase } from './run-case.ts';

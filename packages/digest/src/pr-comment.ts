@@ -1,9 +1,10 @@
+import { prCommentMarker } from '@svc/domain';
 import { largestFitting } from './github-limits.ts';
 import { code, fenced, inline, plural, trimmed } from './markdown.ts';
 import { finishedPreview, type FinishedPreview } from './pr-comment-run.ts';
 
 /** The hidden first line the pull request comment is found by, to be edited in place rather than posted twice. */
-export const prCommentMarker = '<!-- svc:pr-preview -->';
+export { prCommentMarker };
 
 export interface PreviewVersion {
   id: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { githubBodyLimit, renderFlagsDigest, renderFlagsIssue } from '../src/index.ts';
+import { githubBodyLimit } from '@svc/domain';
+import { renderFlagsDigest, renderFlagsIssue } from '../src/index.ts';
 import { flag } from './flag-fixtures.ts';
 import { expectGolden } from './golden.ts';
 

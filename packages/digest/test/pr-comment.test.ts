@@ -1,6 +1,7 @@
 import { marked, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { githubBodyLimit, type PrCommentInput, prCommentMarker, renderPrComment } from '../src/index.ts';
+import { githubBodyLimit } from '@svc/domain';
+import { type PrCommentInput, prCommentMarker, renderPrComment } from '../src/index.ts';
 import { expectGolden } from './golden.ts';
 import { baseline, result, run } from './run-fixtures.ts';
 

@@ -71,8 +71,9 @@ export function registerGithub(program: Command): void {
     .action(async (given: string | undefined, _opts, command: Command) => {
       const repository = await repositoryArgument(given);
       const { api, options, workspace, base } = await context(command);
-      const removed = await api.request<{ removed: true }>('DELETE', linkPath(base, repository));
-      if (options.json) return printJson({ repository, ...removed });
+      // 204: the answer has no body, so the CLI says what was removed.
+      await api.request('DELETE', linkPath(base, repository));
+      if (options.json) return printJson({ repository, removed: true });
       process.stdout.write(`Unlinked ${repository} from ${workspace}: the GitHub App no longer acts on it for this workspace.\n`);
     });
 }

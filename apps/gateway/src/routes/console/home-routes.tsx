@@ -24,9 +24,12 @@ export function homeRoutes(routes: Router, { core, session, page, viewer }: Page
       const workspace = signedIn.workspaces.find((w) => w.slug === slug);
       // A workspace the person does not belong to answers as one that does not exist.
       if (!workspace) throw new DomainError('workspace_not_found', `no workspace "${slug}" among yours`);
-      const { environments } = await core.agents.environments.query({ workspace: slug }, session.caller(req));
+      const [{ environments }, { links }] = await Promise.all([
+        core.agents.environments.query({ workspace: slug }, session.caller(req)),
+        core.github.links.list.query({ workspace: slug }, session.caller(req)),
+      ]);
       const agents = [...new Set(environments.flatMap((e) => e.version?.agents ?? []))].sort();
-      sendPage(res, <WorkspacePage viewer={signedIn} workspace={workspace} agents={agents} />);
+      sendPage(res, <WorkspacePage viewer={signedIn} workspace={workspace} agents={agents} links={links} />);
     }),
   );
 }

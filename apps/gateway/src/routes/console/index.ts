@@ -5,6 +5,7 @@ import { formBody } from '../../http/json-body.ts';
 import { deviceRoutes } from './device-routes.tsx';
 import { evalRoutes } from './eval-routes.tsx';
 import { flagRoutes } from './flag-routes.tsx';
+import { githubRoutes } from './github-routes.tsx';
 import { homeRoutes } from './home-routes.tsx';
 import { inboxRoutes } from './inbox-routes.tsx';
 import { memberRoutes } from './member-routes.tsx';
@@ -15,7 +16,7 @@ import { stylesheet, stylesheetPath } from './stylesheet.ts';
 import { tokenRoutes } from './token-routes.tsx';
 
 /**
- * The web console's pages: sign-in by mailed link, the device approval pages, tokens, workspaces, their members, inbox and chats, flags, eval cases and runs. Rendered on the
+ * The web console's pages: sign-in by mailed link, the device approval pages, tokens, workspaces, their members, GitHub repositories, inbox and chats, flags, eval cases and runs. Rendered on the
  * server from components, no client build. A GET or HEAD never changes anything; every change is a POST with a
  * CSRF token. The routes are registered on this one router, so its route table lists every page.
  */
@@ -35,6 +36,7 @@ export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger):
   inboxRoutes(routes, kit);
   flagRoutes(routes, kit);
   evalRoutes(routes, kit);
+  githubRoutes(routes, kit);
 
   // A request these routes cannot read (a malformed percent-escape in the path, a body that does not decode).
   const unreadable: ErrorRequestHandler = (error, _req, res, next) => {

@@ -31,3 +31,8 @@ export const evalRunsPath = (slug: string) => `${workspacePath(slug)}/evals`;
 export const evalRunPath = (slug: string, runId: string) => `${evalRunsPath(slug)}/${encodeURIComponent(runId)}`;
 export const overridePath = (slug: string, runId: string, caseId: string) =>
   `${evalRunPath(slug, runId)}/results/${encodeURIComponent(caseId)}/override`;
+
+/** A workspace's GitHub links: linking posts here, unlinking below the repository's own path. */
+export const githubLinksPath = (slug: string) => `${workspacePath(slug)}/github/links`;
+export const githubLinkPath = (slug: string, repository: string) =>
+  `${githubLinksPath(slug)}/${repository.split('/').map(encodeURIComponent).join('/')}`;

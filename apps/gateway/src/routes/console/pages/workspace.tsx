@@ -1,11 +1,19 @@
-import type { Workspace } from '@svc/domain';
+import type { GithubLinkView, Workspace } from '@svc/domain';
+import { GithubSection } from '../components/github-section.tsx';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
 import { agentEvalsPath, evalRunsPath, flagsPath, inboxPath, membersPath } from '../paths.ts';
 import type { Viewer } from '../viewer.ts';
 
-/** A workspace: what it is, where its pages are, and its agents (those deployed anywhere), each with its eval cases. */
-export function WorkspacePage({ viewer, workspace, agents }: { viewer: Viewer; workspace: Workspace; agents: string[] }) {
+export interface WorkspacePageProps {
+  viewer: Viewer;
+  workspace: Workspace;
+  agents: string[];
+  links: GithubLinkView[];
+}
+
+/** A workspace: what it is, where its pages are, its agents (those deployed anywhere) and its GitHub repositories. */
+export function WorkspacePage({ viewer, workspace, agents, links }: WorkspacePageProps) {
   return (
     <Layout title={workspace.name ?? workspace.slug} viewer={viewer} workspace={workspace.slug}>
       <h1>{workspace.name ?? workspace.slug}</h1>
@@ -42,6 +50,7 @@ export function WorkspacePage({ viewer, workspace, agents }: { viewer: Viewer; w
       <p className="muted">
         A repository deploys its agents here when its <code>svc.yaml</code> names <code>{workspace.slug}</code>.
       </p>
+      <GithubSection workspace={workspace.slug} role={workspace.role} links={links} csrfToken={viewer.csrfToken} />
     </Layout>
   );
 }
