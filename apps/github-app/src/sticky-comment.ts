@@ -1,7 +1,5 @@
+import { prCommentMarker } from '@svc/domain';
 import { type Octokit, repoOf } from './github.ts';
-
-/** The hidden first line that marks the app's one comment on a pull request. */
-export const previewMarker = '<!-- svc:pr-preview -->';
 
 export interface PullRequestRef {
   /** `owner/name`. */
@@ -17,7 +15,7 @@ async function findStickyComment(octokit: Octokit, pr: PullRequestRef): Promise<
     per_page: 100,
   });
   for await (const page of comments) {
-    const mine = page.data.find((comment) => comment.user?.type === 'Bot' && comment.body?.startsWith(previewMarker));
+    const mine = page.data.find((comment) => comment.user?.type === 'Bot' && comment.body?.startsWith(prCommentMarker));
     if (mine) return mine.id;
   }
   return undefined;
@@ -29,7 +27,7 @@ async function findStickyComment(octokit: Octokit, pr: PullRequestRef): Promise<
  * so that two writes never both create it.
  */
 export async function writeStickyComment(octokit: Octokit, pr: PullRequestRef, body: string): Promise<'created' | 'updated'> {
-  if (!body.startsWith(previewMarker)) throw new Error('a preview comment starts with its marker');
+  if (!body.startsWith(prCommentMarker)) throw new Error('a preview comment starts with its marker');
   const { owner, repo } = repoOf(pr.repository);
   const existing = await findStickyComment(octokit, pr);
   if (existing === undefined) {
