@@ -55,7 +55,7 @@ it('runs as its own process: a signed pull_request webhook ends in one comment w
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0]!.body).toContain('running');
 
-    await expect.poll(() => github.comments[0]!.body, { timeout: 30_000 }).not.toContain('running');
+    await expect.poll(() => github.comments[0]!.body, { timeout: 30_000 }).toContain('## ✅ svc evals: passed');
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0]!.body.startsWith('<!-- svc:pr-preview -->')).toBe(true);
     expect(github.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/repos/${repository}/issues/comments/`))).toHaveLength(

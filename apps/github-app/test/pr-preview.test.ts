@@ -1,6 +1,6 @@
 import { removeTempDirs } from '@svc/testkit';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { fixture, github, githubOnlyThroughNock, type RunningApp, startApp } from './harness.ts';
 import { PullRequestOnGithub } from './pull-request-on-github.ts';
 import { agentFiles, install, startWorld, type World } from './world.ts';
@@ -11,6 +11,13 @@ let app: RunningApp;
 beforeAll(async () => {
   githubOnlyThroughNock();
   world = await startWorld();
+  // Live's run of the flag's case, passing: the baseline previews compare with.
+  const { services } = world.platform.core;
+  const live = await services.evalRuns.start(world.workspace, world.owner.email, { environment: 'live' });
+  await vi.waitFor(async () => expect((await services.store.evalRuns.find(live.id))?.status).toBe('finished'), {
+    timeout: 20_000,
+    interval: 50,
+  });
   app = await startApp(world.platform);
   await install(app);
 }, 60_000);
@@ -53,7 +60,7 @@ it('says "running" in one comment with the run link, edits it with the result, a
   await expect.poll(() => scope.pendingMocks(), { timeout: 20_000 }).toEqual([]);
   expect(pr.comments).toHaveLength(2); // the reviewer's and the app's one
   const finished = pr.appComments[0]!.body;
-  expect(finished).not.toContain('running');
+  expect(finished).toContain('## ✅ svc evals: passed');
   expect(finished).toContain(running.match(/evals\/(\w+)/)![1]);
 
   // A push: the same comment says "running" for the new commit, then its result.
@@ -66,10 +73,10 @@ it('says "running" in one comment with the run link, edits it with the result, a
   await expect.poll(() => scope.pendingMocks(), { timeout: 20_000 }).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
   expect(pr.comments).toHaveLength(2);
-  expect(pr.appComments[0]!.body).not.toContain('running');
+  expect(pr.appComments[0]!.body).toContain('## ✅ svc evals: passed');
 }, 60_000);
 
-it('shows a failing run in the comment: the case the change broke', async () => {
+it("shows a failing run in the comment: the case the change broke, with the grader's sentence", async () => {
   const scope = github();
   const pr = new PullRequestOnGithub(scope, 7);
   pr.addComment('<!-- svc:pr-preview -->\nan earlier result', { login: 'svc[bot]', type: 'Bot' });
@@ -79,7 +86,8 @@ it('shows a failing run in the comment: the case the change broke', async () => 
   expect((await app.deliver('pull_request', pullRequestEvent('synchronize', sha('3')))).status).toBe(200);
   await expect.poll(() => scope.pendingMocks(), { timeout: 20_000 }).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
-  expect(pr.appComments[0]!.body).toMatch(/regression|fail/i);
+  expect(pr.appComments[0]!.body).toContain('1 regression');
+  expect(pr.appComments[0]!.body).toContain('does not say "5 days"');
 }, 60_000);
 
 it('shows a manifest error in the comment with each issue, and deploys nothing', async () => {

@@ -74,7 +74,7 @@ it('a new app process writes the result of a run that finished while the app tha
   await appProcess();
   await expect.poll(() => after.pendingMocks(), { timeout: 20_000 }).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
-  expect(pr.appComments[0]!.body).not.toContain('running');
+  expect(pr.appComments[0]!.body).toContain('## ✅ svc evals: passed');
   expect(pr.appComments[0]!.body).toContain(runId);
 }, 60_000);
 
@@ -91,5 +91,5 @@ it('shows a cancelled run in the comment', async () => {
   await world.platform.core.services.evalRuns.cancel(world.workspace, runId);
   await expect.poll(() => scope.pendingMocks(), { timeout: 20_000 }).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
-  expect(pr.appComments[0]!.body).toMatch(/cancelled/i);
+  expect(pr.appComments[0]!.body).toContain('## ⚪ svc evals: cancelled');
 }, 60_000);
