@@ -10,6 +10,19 @@ import { agentFiles, repository, startWorld } from './world.ts';
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 afterAll(removeTempDirs);
 
+it("refuses to start without core's SVC_SECRET_KEY outside local mode (exit 78, naming it)", async () => {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], {
+    env: { PATH: process.env.PATH, GITHUB_APP_ID: '1', GITHUB_PRIVATE_KEY: privateKeyPem, GITHUB_WEBHOOK_SECRET: webhookSecret },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const [code] = await once(child, 'exit');
+  expect(code).toBe(78);
+  expect(err).toContain('SVC_SECRET_KEY: required outside local mode');
+  expect(err).not.toContain('PRIVATE KEY');
+}, 30_000);
+
 it('runs as its own process: a signed pull_request webhook ends in one comment with the finished run', async () => {
   const world = await startWorld(); // with an eval runner that replays the run
   const head = 'c'.repeat(40);
