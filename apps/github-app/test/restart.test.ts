@@ -93,3 +93,33 @@ it('shows a cancelled run in the comment', async () => {
   expect(pr.appComments).toHaveLength(1);
   expect(pr.appComments[0]!.body).toContain('## ⚪ svc evals: cancelled');
 }, 60_000);
+
+it('leaves the comment to the newer commit when a run of an earlier commit ends after a push', async () => {
+  const app = apps[0] ?? (await appProcess());
+  const scope = github();
+  const pr = new PullRequestOnGithub(scope);
+  const [older, newer] = ['d'.repeat(40), 'e'.repeat(40)];
+  pr.expectHeadRead(older, agentFiles('Refunds take 5 days.')).expectCommentsListed().expectCommentCreated();
+  pr.expectHeadRead(newer, agentFiles('Refunds take 5 days!')).expectCommentsListed().expectCommentEdited();
+  pr.head = older;
+  expect((await app.deliver('pull_request', pullRequestEvent(older))).status).toBe(200);
+  const olderRun = runIdIn(pr.appComments[0]!.body);
+  pr.head = newer;
+  expect((await app.deliver('pull_request', pullRequestEvent(newer))).status).toBe(200);
+  const newerRun = runIdIn(pr.appComments[0]!.body);
+  expect(scope.pendingMocks()).toEqual([]);
+
+  // The older run ends: the app reads the pull request, sees it has moved on, and writes nothing.
+  pr.expectPullRequestRead();
+  await world.platform.core.services.evalRuns.cancel(world.workspace, olderRun);
+  await expect.poll(() => scope.pendingMocks(), { timeout: 20_000 }).toEqual([]);
+  expect(pr.appComments).toHaveLength(1);
+  expect(pr.appComments[0]!.body).toContain('running');
+  expect(pr.appComments[0]!.body).toContain(newerRun);
+
+  pr.expectPullRequestRead().expectCommentsListed().expectCommentEdited();
+  await world.platform.core.services.evalRuns.cancel(world.workspace, newerRun);
+  await expect.poll(() => scope.pendingMocks(), { timeout: 20_000 }).toEqual([]);
+  expect(pr.appComments[0]!.body).toContain('## ⚪ svc evals: cancelled');
+  expect(pr.appComments[0]!.body).toContain(newerRun);
+}, 60_000);
