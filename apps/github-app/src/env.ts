@@ -1,22 +1,46 @@
-import { httpUrl, loadEnv, port } from '@svc/server-kit';
+import { resolve } from 'node:path';
+import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 
-const schema = z
-  .object({
-    GITHUB_APP_ID: z.string().regex(/^\d+$/, 'expected the numeric App ID'),
-    GITHUB_PRIVATE_KEY: z.string().min(1, 'expected the App private key (PEM)'),
-    GITHUB_WEBHOOK_SECRET: z.string().min(1, 'expected the webhook secret'),
-    GITHUB_API_URL: httpUrl.default('https://api.github.com'),
-    GITHUB_APP_PORT: port(8082),
-  })
-  .transform((env) => ({
-    appId: env.GITHUB_APP_ID,
-    privateKey: env.GITHUB_PRIVATE_KEY.replace(/\\n/g, '\n'),
-    secret: env.GITHUB_WEBHOOK_SECRET,
-    baseUrl: env.GITHUB_API_URL,
-    port: env.GITHUB_APP_PORT,
-  }));
+const schema = z.object({
+  GITHUB_APP_ID: z.string().regex(/^\d+$/, 'expected the numeric App ID'),
+  GITHUB_PRIVATE_KEY: z.string().min(1, 'expected the App private key (PEM)'),
+  GITHUB_WEBHOOK_SECRET: z.string().min(1, 'expected the webhook secret'),
+  /** GitHub Enterprise Server's API (`https://HOST/api/v3`), or a fake GitHub in tests. */
+  GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+  GITHUB_APP_PORT: port(8082),
+  CORE_PORT: port(8081),
+  CORE_URL: httpUrl.optional(),
+  /** Core's: the app presents the internal token derived from it on every call to core. */
+  SVC_SECRET_KEY: z.string().optional(),
+  SVC_LOCAL_MODE: flag,
+  SVC_DATA_DIR: z.string().min(1).default('.svc'),
+  /** How long the app waits before asking core again after core did not answer, in milliseconds. */
+  GITHUB_APP_POLL_MS: z.coerce.number().int().min(50).default(2000),
+});
 
-export type GithubAppEnv = z.infer<typeof schema>;
+export interface GithubAppEnv {
+  appId: string;
+  privateKey: string;
+  secret: string;
+  baseUrl: string;
+  port: number;
+  coreUrl: string;
+  secretKey: Buffer;
+  pollMs: number;
+}
 
-export const readEnv = (env: NodeJS.ProcessEnv = process.env): GithubAppEnv => loadEnv(schema, env);
+export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
+  const parsed = loadEnv(schema, env);
+  return {
+    appId: parsed.GITHUB_APP_ID,
+    // A PEM in one line of an env file keeps its line breaks as `\n`.
+    privateKey: parsed.GITHUB_PRIVATE_KEY.replace(/\\n/g, '\n'),
+    secret: parsed.GITHUB_WEBHOOK_SECRET,
+    baseUrl: parsed.GITHUB_API_URL,
+    port: parsed.GITHUB_APP_PORT,
+    coreUrl: parsed.CORE_URL ?? `http://127.0.0.1:${parsed.CORE_PORT}`,
+    secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),
+    pollMs: parsed.GITHUB_APP_POLL_MS,
+  };
+}

@@ -1,2 +1,2 @@
-export { svcApp } from './app.ts';
-export { createGithubAppServer, webhooksPath } from './server.ts';
+export { createGithubApp, type GithubApp, type GithubAppOptions, webhooksPath } from './server.ts';
+export { githubOctokit } from './octokit.ts';

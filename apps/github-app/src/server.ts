@@ -1,23 +1,98 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '@svc/server-kit';
-import { createNodeMiddleware, Probot } from 'probot';
+import { createNodeMiddleware, Probot, type ProbotOctokit } from 'probot';
 import { svcApp } from './app.ts';
-import type { GithubAppEnv } from './env.ts';
+import { connectCore } from './core.ts';
+import { startEventLoop } from './events.ts';
+import { githubOctokit } from './octokit.ts';
 
 export const webhooksPath = '/github/webhooks';
 
-/** The app's HTTP server: signed webhooks at /github/webhooks, /healthz, and 404 for the rest. */
-export async function createGithubAppServer(env: Omit<GithubAppEnv, 'port'>, log: Logger): Promise<Server> {
-  const { appId, privateKey, secret, baseUrl } = env;
-  const probot = new Probot({ appId, privateKey, secret, baseUrl, log });
-  const middleware = await createNodeMiddleware(svcApp, { probot, webhooksPath });
-  return createServer((req, res) => {
-    if (req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-      return;
-    }
-    void middleware(req, res, () => {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"not found"}}');
+/** GitHub's largest webhook payload. */
+const maxPayloadBytes = 25 * 1024 * 1024;
+
+export interface GithubAppOptions {
+  appId: string;
+  privateKey: string;
+  /** The webhook secret. */
+  secret: string;
+  /** GitHub's REST API. */
+  baseUrl: string;
+  coreUrl: string;
+  secretKey: Buffer;
+  pollMs: number;
+  /** How long one request for core's events waits when there is none (25 s unless told). */
+  eventWaitMs?: number;
+  log: Logger;
+  /** Octokit with its throttling set up; tests pass one that does not space writes a second apart. */
+  Octokit?: typeof ProbotOctokit;
+}
+
+export interface GithubApp {
+  probot: Probot;
+  server: Server;
+  /** Resolves once core has answered the event loop. */
+  connected: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const json = (res: ServerResponse, status: number, body: object) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxPayloadBytes) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The app: an HTTP server taking GitHub's signed webhooks at /github/webhooks (a missing or bad signature is 401
+ * and does nothing), /healthz, and the loop that does what core's events ask of GitHub.
+ */
+export async function createGithubApp(options: GithubAppOptions): Promise<GithubApp> {
+  const { appId, privateKey, secret, baseUrl, log } = options;
+  const probot = new Probot({ appId, privateKey, secret, baseUrl, log, Octokit: options.Octokit ?? githubOctokit() });
+  const connection = connectCore(options.coreUrl, options.secretKey);
+  const middleware = await createNodeMiddleware(svcApp(connection.core), { probot, webhooksPath });
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (req.url === '/healthz') return json(res, 200, { status: 'ok' });
+      if (req.url === webhooksPath && req.method === 'POST') {
+        // Probot checks the signature too, but answers a bad one with 400; GitHub's senders and ours expect 401.
+        const body = await readBody(req);
+        if (body === undefined)
+          return json(res, 413, { error: { code: 'payload_too_large', message: 'a webhook payload is at most 25 MB' } });
+        const signature = req.headers['x-hub-signature-256'];
+        if (typeof signature !== 'string' || !(await probot.webhooks.verify(body, signature))) {
+          log.warn(
+            { delivery: req.headers['x-github-delivery'], event: req.headers['x-github-event'] },
+            'webhook with a bad signature refused',
+          );
+          return json(res, 401, { error: { code: 'bad_signature', message: 'the webhook signature does not match the secret' } });
+        }
+        (req as IncomingMessage & { body?: string }).body = body;
+      }
+      await middleware(req, res, () => json(res, 404, { error: { code: 'not_found', message: 'not found' } }));
+    })().catch((error: unknown) => {
+      log.error({ err: error }, 'webhook request failed');
+      if (!res.headersSent) json(res, 500, { error: { code: 'internal_error', message: 'internal error' } });
     });
   });
+
+  const events = startEventLoop({ connection, probot, log, pollMs: options.pollMs, waitMs: options.eventWaitMs });
+  return {
+    probot,
+    server,
+    connected: events.connected,
+    async stop() {
+      await events.stop();
+      await connection.close();
+    },
+  };
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { fieldErrorCodes } from './errors.ts';
 
+/** GitHub's limit on a comment's or an issue's body, in characters. */
+export const githubBodyLimit = 65_536;
+
 /** The title of the one issue that holds a repository's flags digest. */
 export const flagsIssueTitle = 'Service flags';
 
@@ -57,3 +60,6 @@ export const claimedEvent = z.object({
   attempts: z.number().int(),
 });
 export type ClaimedEvent = z.infer<typeof claimedEvent>;
+
+/** The first line of the pull request comment: how the app finds its one comment again to edit it. */
+export const prCommentMarker = '<!-- svc:pr-preview -->';

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { freePort, removeTempDirs } from '@svc/testkit';
+import { afterAll, expect, it } from 'vitest';
+import { startFakeGithub } from './fake-github.ts';
+import { fixture, privateKeyPem, sign, webhookSecret } from './harness.ts';
+import { agentFiles, repository, startWorld } from './world.ts';
+
+const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+afterAll(removeTempDirs);
+
+it("refuses to start without core's SVC_SECRET_KEY outside local mode (exit 78, naming it)", async () => {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], {
+    env: { PATH: process.env.PATH, GITHUB_APP_ID: '1', GITHUB_PRIVATE_KEY: privateKeyPem, GITHUB_WEBHOOK_SECRET: webhookSecret },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const [code] = await once(child, 'exit');
+  expect(code).toBe(78);
+  expect(err).toContain('SVC_SECRET_KEY: required outside local mode');
+  expect(err).not.toContain('PRIVATE KEY');
+}, 30_000);
+
+it('runs as its own process: a signed pull_request webhook ends in one comment with the finished run', async () => {
+  const world = await startWorld(); // with an eval runner that replays the run
+  const head = 'c'.repeat(40);
+  const github = await startFakeGithub({ repository, pullNumber: 7, head, files: agentFiles() });
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], {
+    env: {
+      PATH: process.env.PATH,
+      GITHUB_APP_ID: '1',
+      GITHUB_PRIVATE_KEY: privateKeyPem,
+      GITHUB_WEBHOOK_SECRET: webhookSecret,
+      GITHUB_API_URL: github.url,
+      GITHUB_APP_PORT: String(port),
+      CORE_URL: world.platform.core.url,
+      SVC_SECRET_KEY: world.platform.secretKey.toString('base64'),
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (out += chunk));
+  const exited = once(child, 'exit');
+  try {
+    await expect.poll(() => out, { timeout: 20_000 }).toContain('GitHub App connected to core');
+    const deliver = async (event: string, payload: object) => {
+      const body = JSON.stringify(payload);
+      return fetch(`http://127.0.0.1:${port}/github/webhooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': event,
+          'x-github-delivery': crypto.randomUUID(),
+          'x-hub-signature-256': sign(body),
+        },
+        body,
+      });
+    };
+    expect((await deliver('installation', fixture('installation.created'))).status).toBe(200);
+    const event = fixture<{ pull_request: { head: { sha: string } } }>('pull_request.opened');
+    event.pull_request.head.sha = head;
+    expect((await deliver('pull_request', event)).status).toBe(200);
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0]!.body).toContain('running');
+
+    await expect.poll(() => github.comments[0]!.body, { timeout: 30_000 }).toContain('## ✅ svc evals: passed');
+    expect(github.comments).toHaveLength(1);
+    expect(github.comments[0]!.body.startsWith('<!-- svc:pr-preview -->')).toBe(true);
+    expect(github.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/repos/${repository}/issues/comments/`))).toHaveLength(
+      1,
+    );
+    expect(out).toMatch(/"repository":"acme\/shop".*"pull_request":7.*"run":"\w+"/);
+  } finally {
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    await github.stop();
+    await world.platform.stop();
+  }
+}, 90_000);
