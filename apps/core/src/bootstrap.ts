@@ -64,6 +64,7 @@ export async function startCore({
     stop() {
       stopped ??= (async () => {
         services.evalWork.stop();
+        services.github.events.stop();
         await closeChannels();
         await closeServer(server);
         await services.dailyDigest.stop();

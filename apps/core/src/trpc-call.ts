@@ -47,7 +47,14 @@ async function explainInputError(error: TRPCError, router: AnyRouter, path: stri
  */
 export function createCaller<TRouter extends AnyRouter>({ router, onError }: CallOptions<TRouter>) {
   const config = router._def._config;
-  return async (type: CallType, path: string, readInput: () => unknown, createContext: () => unknown): Promise<Answered> => {
+  return async (
+    type: CallType,
+    path: string,
+    readInput: () => unknown,
+    createContext: () => unknown,
+    /** Fires when the caller hung up: a procedure that waits (a long poll) stops waiting. */
+    signal?: AbortSignal,
+  ): Promise<Answered> => {
     let input: unknown;
     let ctx: unknown;
     try {
@@ -59,7 +66,7 @@ export function createCaller<TRouter extends AnyRouter>({ router, onError }: Cal
         getRawInput: async () => input,
         ctx,
         type,
-        signal: undefined,
+        signal,
         batchIndex: 0,
       });
       // Serialised here, so that a result JSON cannot carry is answered as the fault it is, not lost.

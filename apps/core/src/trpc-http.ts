@@ -59,6 +59,8 @@ export function createTrpcHttpHandler<TRouter extends AnyRouter>({ prefix, creat
     const rawPath = (queryAt === -1 ? req.url : req.url?.slice(0, queryAt))?.slice(prefix.length) ?? '';
     const type = req.method === 'GET' ? 'query' : 'mutation';
     const path = decodePath(rawPath);
+    const hungUp = new AbortController();
+    res.on('close', () => res.writableFinished || hungUp.abort());
     const { status, body } = await call(
       type,
       path ?? rawPath,
@@ -68,6 +70,7 @@ export function createTrpcHttpHandler<TRouter extends AnyRouter>({ prefix, creat
         return parseInput(await readBody(req));
       },
       () => createContext(req),
+      hungUp.signal,
     );
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   };

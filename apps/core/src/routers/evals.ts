@@ -66,7 +66,7 @@ export const evalWorkRouter = router({
     .input(
       z.object({ runner: z.string().min(1).max(200), max: z.number().int().min(1).max(64), wait_ms: z.number().int().min(0).max(25_000) }),
     )
-    .mutation(({ ctx, input }) => ctx.services.evalWork.lease(input.runner, input.max, input.wait_ms)),
+    .mutation(({ ctx, input, signal }) => ctx.services.evalWork.lease(input.runner, input.max, input.wait_ms, signal)),
 
   bundle: publicProcedure
     .input(z.object({ workspace_id: z.string().max(100), version_id: z.string().max(100) }))

@@ -62,7 +62,7 @@ export const githubRouter = router({
           wait_ms: z.number().int().min(0).max(25_000),
         }),
       )
-      .mutation(({ ctx, input }) => ctx.services.github.events.claim(input.consumer, input.max, input.wait_ms)),
+      .mutation(({ ctx, input, signal }) => ctx.services.github.events.claim(input.consumer, input.max, input.wait_ms, signal)),
 
     done: publicProcedure.input(claimed).mutation(({ ctx, input }) => ctx.services.github.events.done(input.id, input.claim_id)),
 

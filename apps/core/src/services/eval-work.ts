@@ -9,9 +9,6 @@ import type { EvalRunService } from './eval-runs.ts';
 import { newId } from './ids.ts';
 import type { WorkSignal } from './work-signal.ts';
 
-/** While a runner waits for work, core looks again this often: leases of runners that died expire meanwhile. */
-const recheckMs = 1000;
-
 /** The channel replay chats are recorded on. */
 export const replayChannel = 'eval';
 
@@ -99,22 +96,18 @@ export function createEvalWorkService({ store, deployments, runs, config, clock,
   }
 
   return {
-    /** Up to `max` executions, as soon as there are any or after `waitMs`. */
-    async lease(runner: string, max: number, waitMs: number): Promise<{ lease_ms: number; executions: LeasedExecution[] }> {
-      const deadline = Date.now() + waitMs;
-      for (;;) {
+    /** Up to `max` executions, as soon as there are any or after `waitMs`; none once the runner has hung up. */
+    async lease(
+      runner: string,
+      max: number,
+      waitMs: number,
+      abort?: AbortSignal,
+    ): Promise<{ lease_ms: number; executions: LeasedExecution[] }> {
+      const leased = await work.poll(waitMs, abort, () => {
         const now = clock();
-        const leased = await store.evalWork.lease(
-          runner,
-          max,
-          now.toISOString(),
-          new Date(now.getTime() + config.evals.leaseMs).toISOString(),
-        );
-        const remaining = deadline - Date.now();
-        if (leased.length > 0 || remaining <= 0 || work.closed)
-          return { lease_ms: config.evals.leaseMs, executions: await describe(leased) };
-        await work.wait(Math.min(remaining, recheckMs));
-      }
+        return store.evalWork.lease(runner, max, now.toISOString(), new Date(now.getTime() + config.evals.leaseMs).toISOString());
+      });
+      return { lease_ms: config.evals.leaseMs, executions: await describe(leased) };
     },
 
     /** Ends every long poll: core is stopping. */

@@ -6,8 +6,6 @@ import { type Clock, isoNow } from './clock.ts';
 import { newId } from './ids.ts';
 import { WorkSignal } from './work-signal.ts';
 
-/** While the app waits for events, core looks again this often: claims of an app that died expire meanwhile. */
-const recheckMs = 1000;
 /** A failed event waits this long before its next attempt, doubled each time up to `maxBackoffMs`. */
 const firstBackoffMs = 10_000;
 const maxBackoffMs = 3_600_000;
@@ -72,29 +70,28 @@ export function createGithubEventService({ store, clock, log, claimMs }: GithubE
       }
     },
 
-    /** Up to `max` events, as soon as there are any or after `waitMs`. */
-    async claim(consumer: string, max: number, waitMs: number): Promise<{ events: ClaimedEvent[] }> {
-      const deadline = Date.now() + waitMs;
-      for (;;) {
+    /** Up to `max` events, as soon as there are any or after `waitMs`; none once the app has hung up. */
+    async claim(consumer: string, max: number, waitMs: number, abort?: AbortSignal): Promise<{ events: ClaimedEvent[] }> {
+      const claimed = await signal.poll(waitMs, abort, () => {
         const now = clock();
-        const until = new Date(now.getTime() + claimMs).toISOString();
-        const claimed = await store.events.claim(max, now.toISOString(), until, () => newId('clm'));
-        const remaining = deadline - Date.now();
-        if (claimed.length > 0 || remaining <= 0) {
-          for (const e of claimed) log.info({ consumer, event: e.id, kind: e.kind, key: e.key, attempt: e.attempts }, 'event claimed');
-          return {
-            events: claimed.map((e) => ({
-              id: e.id,
-              kind: e.kind,
-              payload: e.payload,
-              claim_id: e.claimId ?? '',
-              claimed_until: e.claimedUntil ?? until,
-              attempts: e.attempts,
-            })),
-          };
-        }
-        await signal.wait(Math.min(remaining, recheckMs));
-      }
+        return store.events.claim(max, now.toISOString(), new Date(now.getTime() + claimMs).toISOString(), () => newId('clm'));
+      });
+      for (const e of claimed) log.info({ consumer, event: e.id, kind: e.kind, key: e.key, attempt: e.attempts }, 'event claimed');
+      return {
+        events: claimed.map((e) => ({
+          id: e.id,
+          kind: e.kind,
+          payload: e.payload,
+          claim_id: e.claimId ?? '',
+          claimed_until: e.claimedUntil ?? '',
+          attempts: e.attempts,
+        })),
+      };
+    },
+
+    /** Ends every long poll: core is stopping. */
+    stop(): void {
+      signal.close();
     },
 
     /** The app did the event; refused (false) when its claim expired and the event went to another claimer. */
