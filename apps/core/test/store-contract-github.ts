@@ -98,6 +98,13 @@ export function describeGithubStoreContract(name: string, open: () => Store): vo
       expect(await store.githubDeliveries.claim('dlv-1', at(3))).toBe(true);
     });
 
+    it('hands a released delivery out again: its handling failed, and its redelivery is handled', async () => {
+      expect(await store.githubDeliveries.claim('dlv-1', at(1))).toBe(true);
+      await store.githubDeliveries.release('dlv-1');
+      expect(await store.githubDeliveries.claim('dlv-1', at(2))).toBe(true);
+      expect(await store.githubDeliveries.claim('dlv-1', at(3))).toBe(false);
+    });
+
     it("keeps a preview run's pull request", async () => {
       await store.versions.create({
         id: 'ver_1',

@@ -14,7 +14,13 @@ function once<C extends Context>(core: CoreClient, handler: (context: C) => Prom
       context.log.info({ delivery: context.id, event: context.name }, 'delivery handled before: ignored');
       return;
     }
-    await handler(context);
+    try {
+      await handler(context);
+    } catch (error) {
+      // Not done: a redelivery (GitHub's, or one asked for in the app's settings) tries again.
+      await core.github.deliveries.release.mutate({ id: context.id });
+      throw error;
+    }
   };
 }
 

@@ -72,9 +72,10 @@ it('a new app process writes the result of a run that finished while the app tha
   pr.scope = after;
   pr.expectPullRequestRead().expectCommentsListed().expectCommentEdited();
   await appProcess();
-  await expect.poll(() => after.pendingMocks(), { timeout: 20_000 }).toEqual([]);
+  // nock takes an answered request off its list before the answer's callback records the edit: wait for the edit.
+  await expect.poll(() => pr.appComments[0]!.body, { timeout: 20_000 }).toContain('## ✅ svc evals: passed');
+  expect(after.pendingMocks()).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
-  expect(pr.appComments[0]!.body).toContain('## ✅ svc evals: passed');
   expect(pr.appComments[0]!.body).toContain(runId);
 }, 60_000);
 
@@ -89,9 +90,9 @@ it('shows a cancelled run in the comment', async () => {
   expect((await app.deliver('pull_request', pullRequestEvent(pr.head))).status).toBe(200);
   const runId = runIdIn(pr.appComments[0]!.body);
   await world.platform.core.services.evalRuns.cancel(world.workspace, runId);
-  await expect.poll(() => scope.pendingMocks(), { timeout: 20_000 }).toEqual([]);
+  await expect.poll(() => pr.appComments[0]!.body, { timeout: 20_000 }).toContain('## ⚪ svc evals: cancelled');
+  expect(scope.pendingMocks()).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
-  expect(pr.appComments[0]!.body).toContain('## ⚪ svc evals: cancelled');
 }, 60_000);
 
 it('leaves the comment to the newer commit when a run of an earlier commit ends after a push', async () => {
@@ -119,7 +120,7 @@ it('leaves the comment to the newer commit when a run of an earlier commit ends 
 
   pr.expectPullRequestRead().expectCommentsListed().expectCommentEdited();
   await world.platform.core.services.evalRuns.cancel(world.workspace, newerRun);
-  await expect.poll(() => scope.pendingMocks(), { timeout: 20_000 }).toEqual([]);
-  expect(pr.appComments[0]!.body).toContain('## ⚪ svc evals: cancelled');
+  await expect.poll(() => pr.appComments[0]!.body, { timeout: 20_000 }).toContain('## ⚪ svc evals: cancelled');
+  expect(scope.pendingMocks()).toEqual([]);
   expect(pr.appComments[0]!.body).toContain(newerRun);
 }, 60_000);

@@ -28,6 +28,9 @@ export const githubRouter = router({
     claim: publicProcedure
       .input(z.object({ id: z.string().min(1).max(100) }))
       .mutation(({ ctx, input }) => ctx.services.github.installations.claimDelivery(input.id)),
+    release: publicProcedure
+      .input(z.object({ id: z.string().min(1).max(100) }))
+      .mutation(({ ctx, input }) => ctx.services.github.installations.releaseDelivery(input.id)),
   }),
 
   installations: router({

@@ -10,6 +10,13 @@ export function createGithubInstallationService(store: Store, clock: Clock, log:
       return { first: await store.githubDeliveries.claim(id, isoNow(clock)) };
     },
 
+    /** The app could not handle a delivery it claimed: a redelivery of it is handled. */
+    async releaseDelivery(id: string): Promise<{ released: true }> {
+      await store.githubDeliveries.release(id);
+      log.info({ delivery: id }, 'GitHub delivery released: its handling failed');
+      return { released: true };
+    },
+
     /** The repositories an installation gained and lost, or (deleted) the whole installation gone. */
     async sync(installationId: number, added: string[], removed: string[], deleted: boolean): Promise<Record<string, never>> {
       if (deleted) await store.githubInstallations.removeInstallation(installationId);

@@ -85,6 +85,8 @@ export interface GithubStore {
   githubDeliveries: {
     /** Claims a webhook delivery by its id; false when it was claimed before. */
     claim(deliveryId: string, at: string): Promise<boolean>;
+    /** Forgets a claimed delivery whose handling failed, so that its redelivery is handled. */
+    release(deliveryId: string): Promise<void>;
     /** Deletes up to `limit` deliveries received before `before` (long past GitHub's redeliveries); answers how many. */
     purge(before: string, limit: number): Promise<number>;
   };

@@ -79,6 +79,9 @@ export function createSqliteGithub(db: SqliteDb, write: Write): GithubStore {
         );
         return inserted.changes > 0;
       },
+      async release(deliveryId) {
+        await write(() => db.delete(githubDeliveries).where(eq(githubDeliveries.id, deliveryId)).run());
+      },
       async purge(before, limit) {
         return purgeRows(db, write, githubDeliveries, lt(githubDeliveries.receivedAt, before), limit);
       },
