@@ -1,6 +1,7 @@
 import { DomainError } from '@svc/domain';
 import { type RequestHandler, Router } from 'express';
 import { anonymous, type CoreClient } from '../core-client.ts';
+import { bodyParser } from '../http/json-body.ts';
 import { loopbackOnly } from '../http/loopback-only.ts';
 import { DevMailboxPage } from './console/pages/dev-mailbox.tsx';
 import { DevOutboxPage } from './console/pages/dev-outbox.tsx';
@@ -45,7 +46,8 @@ export function devRoutes(core: CoreClient): Router {
   });
 
   // Runs the daily digest now (for today, even if done). The mailbox page's button lands back on the mailbox.
-  routes.post('/digest', sameOrigin, async (req, res) => {
+  // Its body, if any (the button's empty form), is read and ignored: a body that is not what it says is refused.
+  routes.post('/digest', sameOrigin, bodyParser(true), async (req, res) => {
     const ran = await core.dev.digest.mutate(undefined, anonymous);
     if (req.accepts(['json', 'html']) !== 'html') {
       res.json(ran);
