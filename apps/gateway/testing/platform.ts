@@ -80,7 +80,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   });
   const gateway = await startGateway({
     port,
-    coreUrl: core.url,
+    coreUrls: [core.url],
     publicUrl,
     localMode: config.localMode,
     secretKey,
@@ -132,5 +132,5 @@ export async function createUserWithToken(platform: TestPlatform, email: string)
 /** A gateway whose core is out of reach (nothing listens at its core URL): every API call answers 503. */
 export async function startGatewayWithoutCore(): Promise<{ url: string; stop(): Promise<void> }> {
   const coreUrl = `http://127.0.0.1:${await freePort()}`;
-  return startGateway({ port: 0, coreUrl, secretKey: randomBytes(32), log: createLogger('gateway', quiet) });
+  return startGateway({ port: 0, coreUrls: [coreUrl], secretKey: randomBytes(32), log: createLogger('gateway', quiet) });
 }
