@@ -26,13 +26,15 @@ export interface RateLimitOptions {
  * Guards against guessing and mail floods. With Redis the counts are shared by all cores; while Redis is out of reach
  * each core counts in its own memory (rate-limiter-flexible's insurance limiter) rather than failing or waiting.
  */
+const connectTimeoutMs = 2_000;
+
 export function createRateLimits({ redisUrl, redisKeyPrefix = 'svc:' }: RateLimitOptions = {}) {
   const redis = redisUrl
     ? new Redis(redisUrl, {
         // Commands fail at once while disconnected (the insurance limiter answers) instead of queueing until Redis is back.
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
-        connectTimeout: 2_000,
+        connectTimeout: connectTimeoutMs,
         commandTimeout: 1_000,
         lazyConnect: false,
       })
@@ -76,7 +78,10 @@ export function createRateLimits({ redisUrl, redisKeyPrefix = 'svc:' }: RateLimi
     async connected(): Promise<boolean> {
       if (!redis || redis.status === 'ready') return true;
       return new Promise((resolve) => {
+        // A server that takes the connection but never answers is out of reach too.
+        const timer = setTimeout(() => settle(false)(), connectTimeoutMs);
         const settle = (ready: boolean) => () => {
+          clearTimeout(timer);
           redis.off('ready', onReady).off('error', onError);
           resolve(ready);
         };
