@@ -43,6 +43,8 @@ export interface PlatformOptions {
   clock?: () => Date;
   /** Core's logger, e.g. to read what core logs; silent by default. */
   coreLog?: Logger;
+  /** Core's SVC_REDIS_URL (and a key prefix of the test's own): rate limits counted in Redis. */
+  rateLimits?: CoreConfig['rateLimits'];
   /** The address users reach the gateway at; defaults to where it listens. An https one makes it act as behind TLS. */
   publicUrl?: string;
 }
@@ -69,6 +71,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     models: options.models ?? defaultConfig.models,
     evals: { ...defaultConfig.evals, ...options.evals },
     github: { ...defaultConfig.github, ...options.github },
+    rateLimits: options.rateLimits ?? defaultConfig.rateLimits,
   };
   const core = await startCore({
     dataDir,
