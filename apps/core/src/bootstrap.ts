@@ -50,6 +50,7 @@ export async function startCore({
   }
   const announced = await services.github.events.announceEnded();
   if (announced > 0) log.info({ runs: announced }, 'announced preview runs that ended while core stopped');
+  if (!(await services.rateLimits.connected())) log.warn('Redis is out of reach: rate limits count in this core alone until it is back');
   services.delivery.start();
   services.mailer.loop.start();
   services.retention.start();
@@ -71,6 +72,7 @@ export async function startCore({
         await services.delivery.stop();
         await services.mailer.loop.stop();
         await services.retention.stop();
+        await services.rateLimits.close();
         store.close();
       })();
       return stopped;

@@ -61,6 +61,8 @@ export interface CoreConfig {
     /** How long the GitHub App holds an event it claimed: one killed mid-event leaves it to another after this. */
     eventClaimMs: number;
   };
+  /** SVC_REDIS_URL: rate limits counted in Redis, shared by every core; unset, each core counts in its memory. */
+  rateLimits: { redisUrl?: string; redisKeyPrefix?: string };
   /** Local mode: the demo agent's backend, which the seed points the demo's secrets at. */
   demoBackend?: { url: string; token: string };
 }
@@ -77,6 +79,7 @@ export const defaultConfig: CoreConfig = {
   evals: { judges: [], leaseMs: 60_000 },
   digest: { cron: '0 8 * * *', timeZone: 'America/Santiago' },
   github: { eventClaimMs: 60_000 },
+  rateLimits: {},
   retention: {
     intervalMs: 3_600_000,
     afterExpiryMs: 86_400_000,

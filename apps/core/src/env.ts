@@ -50,6 +50,8 @@ const schema = z.object({
     .default(defaultConfig.digest.timeZone)
     .refine(validTimeZone, 'expected an IANA time zone, e.g. America/Santiago'),
   SVC_GITHUB_EVENT_CLAIM_MS: z.coerce.number().int().min(100).default(defaultConfig.github.eventClaimMs),
+  /** Rate limits counted in this Redis (redis://host:port), shared by every core; unset, in each core's memory. */
+  SVC_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'expected redis://host:port or rediss://...' }).optional(),
   SVC_DEMO_BACKEND_URL: httpUrl.optional(),
   SVC_DEMO_BACKEND_TOKEN: z.string().optional(),
 });
@@ -90,6 +92,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
       evals: { judges: parsed.SVC_JUDGE_MODELS, leaseMs: parsed.SVC_EVAL_LEASE_MS },
       digest: { cron: parsed.SVC_DIGEST_CRON, timeZone: parsed.SVC_DIGEST_TZ },
       github: { eventClaimMs: parsed.SVC_GITHUB_EVENT_CLAIM_MS },
+      rateLimits: { redisUrl: parsed.SVC_REDIS_URL },
       demoBackend:
         parsed.SVC_DEMO_BACKEND_URL && parsed.SVC_DEMO_BACKEND_TOKEN
           ? { url: parsed.SVC_DEMO_BACKEND_URL, token: parsed.SVC_DEMO_BACKEND_TOKEN }

@@ -7,7 +7,8 @@ export interface GatewayOptions {
   port: number;
   /** The address to listen on; every interface when left out. */
   host?: string;
-  coreUrl: string;
+  /** Core's URLs: calls take turns among the cores that are up. */
+  coreUrls: string[];
   /** Defaults to http://localhost:<bound port>. */
   publicUrl?: string;
   localMode?: boolean;
@@ -21,11 +22,19 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway({ port, host, coreUrl, publicUrl, localMode, secretKey, log }: GatewayOptions): Promise<RunningGateway> {
+export async function startGateway({
+  port,
+  host,
+  coreUrls,
+  publicUrl,
+  localMode,
+  secretKey,
+  log,
+}: GatewayOptions): Promise<RunningGateway> {
   const server = createServer();
   const boundPort = await listen(server, port, host, 'PORT');
   const url = publicUrl ?? `http://localhost:${boundPort}`;
-  const core = connectCore(coreUrl, deriveInternalToken(secretKey));
+  const core = connectCore(coreUrls, deriveInternalToken(secretKey));
   server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log }));
   return {
     url,

@@ -9,11 +9,26 @@ interface Waiting {
   deadline: number;
 }
 
+/** A call that failed before it left for core (core could not be reached): it did not run, and may go elsewhere. */
+export class CallNotSentError extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+    this.name = 'CallNotSentError';
+  }
+}
+
 export interface CoreChannelOptions {
   /** Presented on the channel's upgrade: core refuses a channel without it. */
   internalToken: string;
   /** How long a call waits for its answer: undici's default wait for a response, as over HTTP. */
   answerTimeoutMs?: number;
+  /**
+   * How long opening the channel may take, when other cores can take the calls: past it, a core that takes
+   * connections but never answers counts as down. Unset: as long as it takes.
+   */
+  openTimeoutMs?: number;
+  /** How long a core that could not be reached is passed over while other cores can take the calls. */
+  retryDownMs?: number;
 }
 
 /** The most a frame of answers may carry (a workspace's whole agent bundle is one answer). */
@@ -23,25 +38,37 @@ const maxFrameBytes = 64 * 1024 * 1024;
  * The gateway's end of core's tRPC channel: one WebSocket to core, opened at the first call and again after it
  * closes. The calls made in one tick leave in one frame; answers come back in any order, by id. A call that was on
  * a channel when it closed fails (as an HTTP request to a core that went away fails): it is not sent again, since
- * a mutation may have run.
+ * a mutation may have run. A call that never left (the channel could not open) fails with CallNotSentError, and the
+ * channel counts as down for `retryDownMs`.
  */
 export class CoreChannel {
   private socket: WebSocket | undefined;
-  private outbox: string[] = [];
+  private outbox: { id: number; frame: string }[] = [];
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closed = false;
   private readonly answerTimeoutMs: number;
   private readonly headers: Record<string, string>;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly openTimeoutMs: number | undefined;
+  private readonly retryDownMs: number;
+  /** Until when the channel is passed over: its last attempt to open failed. */
+  private downUntil = 0;
 
   constructor(
     private readonly url: string,
-    { internalToken, answerTimeoutMs = 300_000 }: CoreChannelOptions,
+    { internalToken, answerTimeoutMs = 300_000, openTimeoutMs, retryDownMs = 1_000 }: CoreChannelOptions,
   ) {
     this.answerTimeoutMs = answerTimeoutMs;
+    this.openTimeoutMs = openTimeoutMs;
+    this.retryDownMs = retryDownMs;
     this.headers = { [internalTokenHeader]: internalToken };
     this.sweeper = setInterval(() => this.expire(), Math.min(5_000, answerTimeoutMs)).unref();
+  }
+
+  /** False while the channel's last attempt to open failed, until `retryDownMs` after it. */
+  get up(): boolean {
+    return this.downUntil <= Date.now();
   }
 
   call(message: Omit<ChannelCall, 'id'>): Promise<ChannelAnswer> {
@@ -49,7 +76,7 @@ export class CoreChannel {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, deadline: Date.now() + this.answerTimeoutMs });
-      if (this.outbox.push(JSON.stringify({ id, ...message })) === 1) process.nextTick(this.flush);
+      if (this.outbox.push({ id, frame: JSON.stringify({ id, ...message }) }) === 1) process.nextTick(this.flush);
     });
   }
 
@@ -65,14 +92,24 @@ export class CoreChannel {
     if (this.outbox.length === 0) return;
     const socket = this.socket ?? this.open();
     if (socket.readyState !== WebSocket.OPEN) return; // sent on open
-    socket.send(`[${this.outbox.join(',')}]`);
+    socket.send(`[${this.outbox.map((call) => call.frame).join(',')}]`);
     this.outbox = [];
   };
 
   private open(): WebSocket {
-    const socket = new WebSocket(this.url, { headers: this.headers, perMessageDeflate: false, maxPayload: maxFrameBytes });
+    const socket = new WebSocket(this.url, {
+      headers: this.headers,
+      perMessageDeflate: false,
+      maxPayload: maxFrameBytes,
+      handshakeTimeout: this.openTimeoutMs,
+    });
     let lastError: Error | undefined;
-    socket.on('open', this.flush);
+    let opened = false;
+    socket.on('open', () => {
+      opened = true;
+      this.downUntil = 0;
+      this.flush();
+    });
     socket.on('message', (data: Buffer) => {
       let answers: ChannelAnswer[];
       try {
@@ -101,6 +138,7 @@ export class CoreChannel {
     });
     socket.on('close', (code, reason) => {
       if (this.socket === socket) this.socket = undefined;
+      if (!opened) this.downUntil = Date.now() + this.retryDownMs;
       this.fail(lastError ?? new Error(`core closed the channel (${code}${reason.length ? `: ${reason.toString()}` : ''})`));
     });
     this.socket = socket;
@@ -118,8 +156,9 @@ export class CoreChannel {
   }
 
   private fail(error: Error): void {
+    const unsent = new Set(this.outbox.map((call) => call.id));
     this.outbox = [];
-    for (const waiting of this.waiting.values()) waiting.reject(error);
+    for (const [id, waiting] of this.waiting) waiting.reject(unsent.has(id) ? new CallNotSentError(error) : error);
     this.waiting.clear();
   }
 }

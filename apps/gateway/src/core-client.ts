@@ -2,7 +2,7 @@ import type { AppRouter, ChannelAnswer } from '@svc/core';
 import { DomainError, type WireError } from '@svc/domain';
 import { type TRPCClient, TRPCClientError } from '@trpc/client';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
-import { CoreChannel } from './core-channel.ts';
+import { CallNotSentError, CoreChannel } from './core-channel.ts';
 
 export type CoreClient = TRPCClient<AppRouter>;
 
@@ -16,27 +16,52 @@ export const anonymous: CallOptions = { context: { authorization: undefined } };
 
 export interface CoreConnection {
   client: CoreClient;
-  /** Closes the channel to core; calls still waiting fail. */
+  /** Closes the channels to core; calls still waiting fail. */
   close(): void;
 }
 
 /**
  * The gateway's typed client for core: `core.verifications.create.mutate(input, options)`, typed by core's router,
  * over core's tRPC channel (a WebSocket at `<coreUrl>/trpc`); each call forwards its caller's credential from
- * `context`. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError
+ * `context`. With several cores the calls take turns among those that are up; a call that could not reach its core
+ * goes to the next one (a call that reached a core which then went away fails, since it may have run there), and
+ * a core that could not be reached is passed over for a second, then tried again. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError
  * core threw, without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError.
  * The channel presents `internalToken`, without which core refuses it.
  */
-export function connectCore(coreUrl: string, internalToken: string): CoreConnection {
-  const url = new URL(`${coreUrl.replace(/\/$/, '')}/trpc`);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  const channel = new CoreChannel(url.href, { internalToken });
+export function connectCore(coreUrls: string | readonly string[], internalToken: string): CoreConnection {
+  const urls = typeof coreUrls === 'string' ? [coreUrls] : coreUrls;
+  const channels = urls.map((coreUrl) => {
+    const url = new URL(`${coreUrl.replace(/\/$/, '')}/trpc`);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    // With several cores, one that takes connections but never answers is passed over after a second.
+    return new CoreChannel(url.href, { internalToken, openTimeoutMs: urls.length > 1 ? 1_000 : undefined });
+  });
+  if (channels.length === 0) throw new TypeError('connectCore needs at least one core URL');
+  let turn = 0;
+
+  /** The channels in this call's turn order: those up first, then those passed over (one may be back). */
+  async function send(message: Parameters<CoreChannel['call']>[0]): Promise<ChannelAnswer> {
+    const start = turn++ % channels.length;
+    const inTurn = [...channels.slice(start), ...channels.slice(0, start)];
+    let lastError: Error | undefined;
+    const up = inTurn.map((channel) => channel.up);
+    for (const channel of [...inTurn.filter((_, i) => up[i]), ...inTurn.filter((_, i) => !up[i])]) {
+      try {
+        return await channel.call(message);
+      } catch (error) {
+        if (!(error instanceof CallNotSentError)) throw error;
+        lastError = error.cause as Error;
+      }
+    }
+    throw lastError;
+  }
 
   async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
     const { authorization, session } = options?.context ?? anonymous.context;
     let answer: ChannelAnswer;
     try {
-      answer = await channel.call({ type, path, input, authorization, session });
+      answer = await send({ type, path, input, authorization, session });
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);
     }
@@ -53,5 +78,10 @@ export function connectCore(coreUrl: string, internalToken: string): CoreConnect
     if (method !== 'query' && method !== 'mutate') throw new TypeError(`core.${path.join('.')} is not a query or a mutation`);
     return call(method === 'query' ? 'query' : 'mutation', path.slice(0, -1).join('.'), args[0], args[1] as CallOptions | undefined);
   }) as CoreClient;
-  return { client, close: () => channel.close() };
+  return {
+    client,
+    close: () => {
+      for (const channel of channels) channel.close();
+    },
+  };
 }

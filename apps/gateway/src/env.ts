@@ -10,6 +10,17 @@ const schema = z
     CORE_PORT: port(8081),
     /** Where core listens; defaults to the loopback address and CORE_PORT. */
     CORE_URL: httpUrl.optional(),
+    /** Several cores, comma-separated: calls take turns among those that are up. Overrides CORE_URL. */
+    CORE_URLS: z
+      .string()
+      .optional()
+      .transform((list) =>
+        list
+          ?.split(',')
+          .map((url) => url.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(httpUrl).min(1, 'expected one or more core URLs, comma-separated').optional()),
     /** The address users reach the gateway at; every link the platform builds starts with it. */
     SVC_PUBLIC_URL: httpUrl.optional(),
     SVC_LOCAL_MODE: flag,
@@ -20,7 +31,7 @@ const schema = z
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST ?? (env.SVC_LOCAL_MODE ? '127.0.0.1' : undefined),
-    coreUrl: env.CORE_URL ?? `http://127.0.0.1:${env.CORE_PORT}`,
+    coreUrls: env.CORE_URLS ?? [env.CORE_URL ?? `http://127.0.0.1:${env.CORE_PORT}`],
     publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     localMode: env.SVC_LOCAL_MODE,
     secretKeyValue: env.SVC_SECRET_KEY,
@@ -29,7 +40,7 @@ const schema = z
 
 export interface GatewayEnv {
   port: number;
-  coreUrl: string;
+  coreUrls: string[];
   publicUrl: string;
   localMode: boolean;
   secretKey: Buffer;

@@ -5,6 +5,6 @@ import { readEnv } from './env.ts';
 await runMain('gateway', async (log) => {
   const env = readEnv();
   const gateway = await startGateway({ ...env, log });
-  log.info({ url: gateway.url, core: env.coreUrl }, 'gateway listening');
+  log.info({ url: gateway.url, cores: env.coreUrls }, 'gateway listening');
   return gateway.stop;
 });

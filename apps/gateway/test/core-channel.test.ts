@@ -57,7 +57,7 @@ it('answers 503 core_unavailable on the API when core cannot be reached', async 
   const closed = await freePort(); // nothing listens there
   const gateway = await startGateway({
     port: 0,
-    coreUrl: `http://127.0.0.1:${closed}`,
+    coreUrls: [`http://127.0.0.1:${closed}`],
     secretKey: randomBytes(32),
     log: createLogger('gateway', { LOG_LEVEL: 'silent' }),
   });
@@ -71,7 +71,7 @@ it("serves nothing when its key is not core's: 503, and the log says which setti
   const platform = await startPlatform();
   const lines: string[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
-  const gateway = await startGateway({ port: 0, coreUrl: platform.core.url, secretKey: randomBytes(32), log });
+  const gateway = await startGateway({ port: 0, coreUrls: [platform.core.url], secretKey: randomBytes(32), log });
   const health = await request(`${gateway.url}/healthz`);
   expect(health.status).toBe(503);
   expect(health.body.error.code).toBe('core_unavailable');

@@ -24,3 +24,15 @@ it("uses local mode's key in the data dir when none is given, the same one core 
   expect(readEnv({ SVC_LOCAL_MODE: '1', SVC_DATA_DIR: dataDir }).secretKey).toEqual(first);
   expect(statSync(join(dataDir, 'secret-key')).mode & 0o777).toBe(0o600);
 });
+
+it('reaches the cores of CORE_URLS, comma-separated; CORE_URL, or CORE_PORT on loopback, is a list of one', () => {
+  const key = { SVC_SECRET_KEY: Buffer.alloc(32, 9).toString('base64') };
+  expect(readEnv({ ...key, CORE_URLS: 'http://core-1:8081, http://core-2:8081/' }).coreUrls).toEqual([
+    'http://core-1:8081',
+    'http://core-2:8081',
+  ]);
+  expect(readEnv({ ...key, CORE_URL: 'http://core:8081' }).coreUrls).toEqual(['http://core:8081']);
+  expect(readEnv({ ...key, CORE_PORT: '9001' }).coreUrls).toEqual(['http://127.0.0.1:9001']);
+  expect(() => readEnv({ ...key, CORE_URLS: 'http://core-1:8081,core-2' })).toThrow('CORE_URLS');
+  expect(() => readEnv({ ...key, CORE_URLS: ' , ' })).toThrow('CORE_URLS: expected one or more core URLs, comma-separated');
+});

@@ -13,7 +13,7 @@ it('answers 503 within 2 s when core takes connections but never answers (a stop
   await once(silent, 'listening');
   const gateway = await startGateway({
     port: 0,
-    coreUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+    coreUrls: [`http://127.0.0.1:${(silent.address() as AddressInfo).port}`],
     secretKey: randomBytes(32),
     log: createLogger('gateway', { LOG_LEVEL: 'silent' }),
   });

@@ -43,6 +43,8 @@ export interface PlatformOptions {
   clock?: () => Date;
   /** Core's logger, e.g. to read what core logs; silent by default. */
   coreLog?: Logger;
+  /** Core's SVC_REDIS_URL (and a key prefix of the test's own): rate limits counted in Redis. */
+  rateLimits?: CoreConfig['rateLimits'];
   /** The address users reach the gateway at; defaults to where it listens. An https one makes it act as behind TLS. */
   publicUrl?: string;
 }
@@ -69,6 +71,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     models: options.models ?? defaultConfig.models,
     evals: { ...defaultConfig.evals, ...options.evals },
     github: { ...defaultConfig.github, ...options.github },
+    rateLimits: options.rateLimits ?? defaultConfig.rateLimits,
   };
   const core = await startCore({
     dataDir,
@@ -80,7 +83,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   });
   const gateway = await startGateway({
     port,
-    coreUrl: core.url,
+    coreUrls: [core.url],
     publicUrl,
     localMode: config.localMode,
     secretKey,
@@ -132,5 +135,5 @@ export async function createUserWithToken(platform: TestPlatform, email: string)
 /** A gateway whose core is out of reach (nothing listens at its core URL): every API call answers 503. */
 export async function startGatewayWithoutCore(): Promise<{ url: string; stop(): Promise<void> }> {
   const coreUrl = `http://127.0.0.1:${await freePort()}`;
-  return startGateway({ port: 0, coreUrl, secretKey: randomBytes(32), log: createLogger('gateway', quiet) });
+  return startGateway({ port: 0, coreUrls: [coreUrl], secretKey: randomBytes(32), log: createLogger('gateway', quiet) });
 }

@@ -58,7 +58,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
   const identity = createIdentityService(store, clock);
   const sessions = createSessionService(store, clock);
   const mailer = createMailer(store, keyring, config, clock, log);
-  const rateLimits = createRateLimits();
+  const rateLimits = createRateLimits(config.rateLimits);
   const loginLinks = createLoginLinkService({ store, identity, sessions, mailer, rateLimits, config, clock });
   const deployments = createDeploymentService(store, keyring, clock);
   const idempotency = createIdempotency(store, clock);
@@ -78,6 +78,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     identity,
     sessions,
     mailer,
+    rateLimits,
     loginLinks,
     deployments,
     /** Core adds its own port once it listens. */

@@ -36,7 +36,7 @@ it('never writes the token of a sign-in link to the request log', async () => {
   platform = await startPlatform({ localMode: true });
   const lines: string[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
-  const gateway = await startGateway({ port: 0, coreUrl: platform.core.url, localMode: true, secretKey: platform.secretKey, log });
+  const gateway = await startGateway({ port: 0, coreUrls: [platform.core.url], localMode: true, secretKey: platform.secretKey, log });
   await request(`${gateway.url}/cli/device_authorizations`, { json: { email: 'dev@example.com' } });
   await expect.poll(async () => (await request(`${gateway.url}/dev/mailbox.json`)).body.messages.length).toBe(1);
   const [mail] = (await request(`${gateway.url}/dev/mailbox.json`)).body.messages;

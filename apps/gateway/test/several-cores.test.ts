@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { cpSync } from 'node:fs';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { type RunningCore, startCore } from '@svc/core/bootstrap';
+import { createLogger, deriveInternalToken } from '@svc/server-kit';
+import { freePort, removeTempDirs, request, tempDir } from '@svc/testkit';
+import { afterAll, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { connectCore } from '../src/core-client.ts';
+import { startGateway } from '../src/index.ts';
+
+afterAll(removeTempDirs);
+
+const log = (name: string) => createLogger(name, { LOG_LEVEL: 'silent' });
+
+it('spreads calls over two cores, keeps answering when one stops, and uses it again once it is back', async () => {
+  // Two cores that know the same user and token, each with a workspace of its own: the list says which core answered.
+  const secretKey = randomBytes(32);
+  const dirs = { a: tempDir(), b: tempDir() };
+  const seeding = await startCore({ dataDir: dirs.a, port: 0, secretKey, log: log('core') });
+  const user = await seeding.services.identity.findOrCreateUser('ada@example.com');
+  const { token } = await seeding.services.identity.issueToken(user.id, 'test token');
+  await seeding.stop();
+  cpSync(dirs.a, dirs.b, { recursive: true });
+  const ports = { a: await freePort(), b: await freePort() };
+  const start = async (name: 'a' | 'b') => startCore({ dataDir: dirs[name], port: ports[name], secretKey, log: log(`core-${name}`) });
+  const cores: Record<'a' | 'b', RunningCore> = { a: await start('a'), b: await start('b') };
+  await cores.a.services.workspaces.create(user.id, { slug: 'on-core-a' });
+  await cores.b.services.workspaces.create(user.id, { slug: 'on-core-b' });
+  const gateway = await startGateway({
+    port: 0,
+    coreUrls: [`http://127.0.0.1:${ports.a}`, `http://127.0.0.1:${ports.b}`],
+    secretKey,
+    log: log('gateway'),
+  });
+  const answeredBy = async (calls: number) => {
+    const lists = await Promise.all(Array.from({ length: calls }, () => request(`${gateway.url}/cli/workspaces`, { token })));
+    expect(lists.map((list) => list.status)).toEqual(lists.map(() => 200));
+    return new Set(lists.map((list) => list.body.workspaces[0].slug as string));
+  };
+
+  expect(await answeredBy(10)).toEqual(new Set(['on-core-a', 'on-core-b']));
+
+  await cores.a.stop();
+  expect(await answeredBy(10)).toEqual(new Set(['on-core-b']));
+  expect((await request(`${gateway.url}/healthz`)).status).toBe(200);
+
+  cores.a = await start('a');
+  await expect.poll(async () => (await answeredBy(4)).has('on-core-a'), { timeout: 5_000 }).toBe(true);
+
+  await cores.b.stop();
+  expect(await answeredBy(10)).toEqual(new Set(['on-core-a']));
+  await cores.a.stop();
+  const health = await request(`${gateway.url}/healthz`);
+  expect(health.status).toBe(503);
+  expect(health.body.error.code).toBe('core_unavailable');
+  expect((await request(`${gateway.url}/cli/workspaces`, { token })).status).toBe(503);
+  await gateway.stop();
+});
+
+it('answers /healthz while one of its cores takes connections but never answers', async () => {
+  const secretKey = randomBytes(32);
+  const core = await startCore({ dataDir: tempDir(), port: 0, secretKey, log: log('core') });
+  // A stopped core's kernel still completes TCP handshakes from its backlog; nothing ever answers.
+  const sockets: Socket[] = [];
+  const silent = createServer((socket) => sockets.push(socket)).listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const gateway = await startGateway({ port: 0, coreUrls: [silentUrl, core.url], secretKey, log: log('gateway') });
+  const probes = await Promise.all([1, 2, 3, 4].map(() => request(`${gateway.url}/healthz`)));
+  expect(probes.map((probe) => probe.status)).toEqual([200, 200, 200, 200]);
+  await gateway.stop();
+  await core.stop();
+  for (const socket of sockets) socket.destroy();
+  silent.close();
+});
+
+it('fails a call whose core went away after taking it, rather than running it again on another core', async () => {
+  const secretKey = randomBytes(32);
+  const core = await startCore({ dataDir: tempDir(), port: 0, secretKey, log: log('core') });
+  // A core that takes the calls and goes away without answering, as one that crashes does.
+  const crashing = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  crashing.on('connection', (socket) => socket.on('message', () => socket.terminate()));
+  await once(crashing, 'listening');
+  const cores = connectCore([`http://127.0.0.1:${(crashing.address() as AddressInfo).port}`, core.url], deriveInternalToken(secretKey));
+  const [first, second] = await Promise.allSettled([cores.client.health.ping.query(), cores.client.health.ping.query()]);
+  expect(first.status).toBe('rejected');
+  expect(second.status).toBe('fulfilled');
+  cores.close();
+  await core.stop();
+  await new Promise((resolve) => crashing.close(resolve));
+});
