@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { describeClaimsStoreContract } from './store-contract-claims.ts';
 import { describeDigestStoreContract } from './store-contract-digest.ts';
 import { describeEvalsStoreContract } from './store-contract-evals.ts';
 import { describeFlagsStoreContract } from './store-contract-flags.ts';
@@ -30,6 +31,7 @@ describeFlagsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeEvalsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeDigestStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeGithubStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeClaimsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
