@@ -141,7 +141,13 @@ export interface MessagingStore {
      * counted as by `create`. Only while its last send is still `lastSentBefore` (the one the caller read):
      * otherwise another resend won and this throws VerificationChanged.
      */
-    resend(id: string, lastSentBefore: string, resend: Resend, message: NewOutboxMessage | null, hourlyLimit: number): Promise<PhoneVerification>;
+    resend(
+      id: string,
+      lastSentBefore: string,
+      resend: Resend,
+      message: NewOutboxMessage | null,
+      hourlyLimit: number,
+    ): Promise<PhoneVerification>;
     get(workspaceId: string, id: string): Promise<PhoneVerification | undefined>;
     findPending(workspaceId: string, phoneNumber: string, now: string): Promise<PhoneVerification | undefined>;
     /**
