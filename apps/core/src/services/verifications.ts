@@ -19,7 +19,7 @@ export interface VerificationDeps {
   onQueued: () => void;
 }
 
-/** Creates racing on one number that a create loses before it gives up (each lost race sent a code to the number). */
+/** Races on one number a create may lose before it answers 409 (each lost race means another create sent a code). */
 const maxRaces = 5;
 
 const newCode = () => String(randomInt(0, 10 ** codeLength)).padStart(codeLength, '0');
@@ -158,7 +158,10 @@ export function createVerificationService({ store, keyring, senders, config, clo
         try {
           return await start(workspaceId, phoneNumber);
         } catch (error) {
-          if (!(error instanceof VerificationChanged) || attempt === maxRaces) throw error;
+          if (!(error instanceof VerificationChanged)) throw error;
+          if (attempt === maxRaces) {
+            throw new DomainError('conflict', 'codes were being sent to this number at the same time; retry the request');
+          }
         }
       }
     },
