@@ -1,5 +1,6 @@
 import type { DeviceAuthorizationRecord } from '../src/store/auth-store.ts';
-import type { PhoneVerification } from '../src/store/messaging-store.ts';
+import type { IdempotencyScope, PhoneVerification, StoredResponse } from '../src/store/messaging-store.ts';
+import type { Store } from '../src/store/store.ts';
 
 /** A pending device authorization of the CLI, named by `id`, with whatever else a test sets. */
 export const deviceAuthorizationRecord = (
@@ -42,3 +43,10 @@ export const phoneVerificationRecord = (
   deliveryUpdatedAt: record.createdAt,
   ...record,
 });
+
+/** An answer stored under an Idempotency-Key at `at`, as a request that claimed the key and finished leaves it. */
+export async function storeAnswer(store: Store, scope: IdempotencyScope, stored: StoredResponse, at: string): Promise<void> {
+  const claim = { id: `claim_${scope.key}`, now: at, until: at };
+  await store.idempotency.claim(scope, stored.requestHash, claim, at);
+  await store.idempotency.answer(scope, claim.id, stored.response, at);
+}

@@ -7,7 +7,7 @@ import { defaultConfig } from '../src/config.ts';
 import { createServices } from '../src/services/index.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
-import { deviceAuthorizationRecord } from './records.ts';
+import { deviceAuthorizationRecord, storeAnswer } from './records.ts';
 import { tempDir } from './temp-dir.ts';
 
 const log = createLogger('core', { LOG_LEVEL: 'silent' });
@@ -47,7 +47,12 @@ async function addRows(store: Store, tag: string, at: Date, options: { finished:
     expiresAt: iso(12 * 60 * minute),
     createdAt: iso(),
   });
-  await store.idempotency.put('ws_1', 'verifications.create', tag, { requestHash: 'h', response: '{}' }, iso());
+  await storeAnswer(
+    store,
+    { workspaceId: 'ws_1', operation: 'verifications.create', key: tag },
+    { requestHash: 'h', response: '{}' },
+    iso(),
+  );
   await store.githubDeliveries.claim(`dlv-${tag}`, iso());
 }
 
@@ -80,12 +85,16 @@ describe('the retention job', () => {
     expect(await store.githubDeliveries.claim('dlv-old', now.toISOString())).toBe(true);
     expect(await store.deviceAuthorizations.findByDeviceCodeHash('device_old')).toBeUndefined();
     expect(await store.loginLinks.findByTokenHash('link_old')).toBeUndefined();
-    expect(await store.idempotency.get('ws_1', 'verifications.create', 'old', '2000-01-01T00:00:00.000Z')).toBeUndefined();
+    expect(
+      await store.idempotency.get({ workspaceId: 'ws_1', operation: 'verifications.create', key: 'old' }, '2000-01-01T00:00:00.000Z'),
+    ).toBeUndefined();
     // Fresh rows stay, and a mail still pending stays whatever its age.
     expect(await store.deviceAuthorizations.findByDeviceCodeHash('device_fresh')).toBeDefined();
     expect(await store.loginLinks.findByTokenHash('link_fresh')).toBeDefined();
     expect(await store.sessions.findByTokenHash('session_fresh', now.toISOString())).toBeDefined();
-    expect(await store.idempotency.get('ws_1', 'verifications.create', 'fresh', '2000-01-01T00:00:00.000Z')).toBeDefined();
+    expect(
+      await store.idempotency.get({ workspaceId: 'ws_1', operation: 'verifications.create', key: 'fresh' }, '2000-01-01T00:00:00.000Z'),
+    ).toBeDefined();
     expect((await store.mails.due(now.toISOString(), 10)).map((m) => m.id)).toEqual(['mail_oldpending']);
 
     // The fresh session went at its expiry, the fresh answer 24 h after it was stored; the device authorization and

@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { describeClaimsStoreContract } from './store-contract-claims.ts';
 import { describeDigestStoreContract } from './store-contract-digest.ts';
 import { describeEvalsStoreContract } from './store-contract-evals.ts';
 import { describeFlagsStoreContract } from './store-contract-flags.ts';
@@ -30,6 +31,7 @@ describeFlagsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeEvalsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeDigestStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeGithubStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeClaimsStoreContract('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
@@ -117,6 +119,11 @@ it('finds outbox messages through indexes: due ones, a verification’s, and one
   expect(plan(`select * from message_outbox where status = 'pending' and next_attempt_at <= ? limit ?`)).toContain(
     'USING INDEX message_outbox_due_idx',
   );
+  expect(
+    plan(
+      `select * from message_outbox where status = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until < ?) limit 32`,
+    ),
+  ).toContain('USING INDEX message_outbox_due_idx');
   expect(plan(`select * from message_outbox where verification_id = ? and status = 'pending' and ? is not null`)).toContain(
     'USING INDEX message_outbox_verification_idx',
   );
@@ -238,6 +245,35 @@ it('keeps one version of each content when it adds the unique indexes: what used
     createdAt: at,
   });
   expect(pushed.version.number).toBe(4);
+  store.close();
+});
+
+it('keeps the Idempotency-Key answers stored before keys were claimed: a retry is still answered from them', async () => {
+  const file = tempFile();
+  const before = join(tempDir(), 'drizzle');
+  cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
+  const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const claims = journal.entries.findIndex((entry) => entry.tag === '0013_outbox_claims');
+  writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, claims) }));
+  const old = new Database(file);
+  migrate(drizzle(old), { migrationsFolder: before });
+  const at = '2026-01-01T00:00:00.000Z';
+  old.exec(`
+    insert into users values ('usr_1', 'a@example.com', '${at}');
+    insert into workspaces values ('ws_1', 'acme', null, '${at}');
+    insert into idempotency_keys values ('ws_1', 'verifications.create', 'k1', 'h', '{"ok":true,"value":1}', '${at}');
+  `);
+  old.close();
+
+  const store = createSqliteStore(file);
+  const scope = { workspaceId: 'ws_1', operation: 'verifications.create', key: 'k1' };
+  const claim = { id: 'retry', now: at, until: '2026-01-01T00:01:00.000Z' };
+  expect(await store.idempotency.claim(scope, 'h', claim, at)).toEqual({
+    requestHash: 'h',
+    response: '{"ok":true,"value":1}',
+    claimId: null,
+    claimedUntil: null,
+  });
   store.close();
 });
 

@@ -35,6 +35,7 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       expect((await store.outbox.due(at(2), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_1', at(10)]]);
       const resent = await store.verifications.resend(
         'pv_1',
+        at(1),
         { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' },
         message('m_2', 'pv_1', 3),
         100,
@@ -54,6 +55,7 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
       await expect(
         store.verifications.resend(
           'pv_1',
+          at(1),
           { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(4), deliveryStatus: 'queued' },
           message('m_4', 'pv_1', 4),
           2,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/store.ts';
-import { deviceAuthorizationRecord, phoneVerificationRecord } from './records.ts';
+import { deviceAuthorizationRecord, phoneVerificationRecord, storeAnswer } from './records.ts';
 
 const at = (minute: number) =>
   `2026-01-01T${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00.000Z`;
@@ -113,11 +113,11 @@ export function describeRetentionStoreContract(name: string, open: () => Store):
 
     it('purges idempotency records stored before a moment, and keeps the newest dev messages and mails', async () => {
       const stored = { requestHash: 'h', response: '{}' };
-      await store.idempotency.put('ws_1', 'op', 'old', stored, at(1));
-      await store.idempotency.put('ws_1', 'op', 'new', stored, at(30));
+      await storeAnswer(store, { workspaceId: 'ws_1', operation: 'op', key: 'old' }, stored, at(1));
+      await storeAnswer(store, { workspaceId: 'ws_1', operation: 'op', key: 'new' }, stored, at(30));
       expect(await store.idempotency.purge(at(10), 10)).toBe(1);
-      expect(await store.idempotency.get('ws_1', 'op', 'old', at(0))).toBeUndefined();
-      expect(await store.idempotency.get('ws_1', 'op', 'new', at(0))).toEqual(stored);
+      expect(await store.idempotency.get({ workspaceId: 'ws_1', operation: 'op', key: 'old' }, at(0))).toBeUndefined();
+      expect(await store.idempotency.get({ workspaceId: 'ws_1', operation: 'op', key: 'new' }, at(0))).toEqual(stored);
 
       for (const minute of [1, 2, 3, 4]) {
         await store.devMessages.add({

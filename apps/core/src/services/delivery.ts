@@ -23,7 +23,7 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
   const now = () => clock().toISOString();
   return createOutboxLoop<DueMessage>(
     {
-      due: (at, limit) => store.outbox.due(at, limit),
+      claim: (claim, limit) => store.outbox.claim(claim, limit),
       deadline: (message) => message.codeExpiresAt,
       async deliver(message) {
         const sender = await senders.resolve(message.workspaceId);

@@ -1,13 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, type WireError } from '@svc/domain';
 import type { Store } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
-import { keyedLock } from './keyed-lock.ts';
 import { sha256 } from './secrets.ts';
 
 const keyLifetimeMs = 24 * 60 * 60 * 1000;
+/**
+ * How long a key is the running request's alone: far longer than any idempotent request takes, so that a retry
+ * runs it again only when the core running it died (its claim ends unanswered).
+ */
+const claimMs = 60_000;
+/** How often a request waits to look again whether the one running under its key answered. */
+const answerPollMs = [5, 10, 20, 50, 100];
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: WireError };
-
 /**
  * Whether an answer is final, so a retry must get it again. A 429 or a 5xx is not (waiting or retrying may
  * change it), nor is a missing sender (the owner may configure one): those are answered afresh.
@@ -25,40 +32,47 @@ export interface IdempotencyScope {
 /**
  * Idempotency-Key handling (as Stripe and the IETF draft do): the first final answer to a key, success or
  * client error, is stored for 24 hours and replayed to retries, which neither re-send nor spend an attempt.
- * The same key with a different request is 422 `idempotency_key_reused`.
+ * The same key with a different request is 422 `idempotency_key_reused`. A request claims its key in the store
+ * before it runs, so requests that race on one key, in one core or several, run once: the others wait for its
+ * answer and replay it (or run afresh when it was not final).
  */
 export function createIdempotency(store: Store, clock: Clock) {
-  // Requests that race on one key run one after the other: the second replays the first's answer.
-  const withLock = keyedLock();
+  const replay = <T>(response: string): T => {
+    const outcome = JSON.parse(response) as Outcome;
+    if (outcome.ok) return outcome.value as T;
+    throw DomainError.fromWire(outcome.error);
+  };
 
   async function runOnce<T>(scope: IdempotencyScope & { key: string }, run: () => Promise<T>): Promise<T> {
+    const { workspaceId, operation, key } = scope;
+    const keyScope = { workspaceId, operation, key };
     const requestHash = sha256(JSON.stringify(scope.request));
-    const since = new Date(clock().getTime() - keyLifetimeMs).toISOString();
-    const stored = await store.idempotency.get(scope.workspaceId, scope.operation, scope.key, since);
-    if (stored) {
-      if (stored.requestHash !== requestHash) {
+    const claimId = randomUUID();
+    for (let wait = 0; ; wait++) {
+      const now = clock().getTime();
+      const since = new Date(now - keyLifetimeMs).toISOString();
+      const claim = { id: claimId, now: new Date(now).toISOString(), until: new Date(now + claimMs).toISOString() };
+      const record = await store.idempotency.claim(keyScope, requestHash, claim, since);
+      if (record.requestHash !== requestHash) {
         throw new DomainError('idempotency_key_reused', 'this Idempotency-Key was used with a different request', {
           field: 'Idempotency-Key',
         });
       }
-      const outcome = JSON.parse(stored.response) as Outcome;
-      if (outcome.ok) return outcome.value as T;
-      throw DomainError.fromWire(outcome.error);
+      if (record.response !== null) return replay<T>(record.response);
+      if (record.claimId === claimId) break;
+      await sleep(answerPollMs[Math.min(wait, answerPollMs.length - 1)]);
     }
     let outcome: Outcome;
     try {
       outcome = { ok: true, value: await run() };
     } catch (error) {
-      if (!(error instanceof DomainError) || !isFinal(error)) throw error;
+      if (!(error instanceof DomainError) || !isFinal(error)) {
+        await store.idempotency.release(keyScope, claimId);
+        throw error;
+      }
       outcome = { ok: false, error: error.toWire() };
     }
-    await store.idempotency.put(
-      scope.workspaceId,
-      scope.operation,
-      scope.key,
-      { requestHash, response: JSON.stringify(outcome) },
-      isoNow(clock),
-    );
+    await store.idempotency.answer(keyScope, claimId, JSON.stringify(outcome), isoNow(clock));
     if (outcome.ok) return outcome.value as T;
     throw DomainError.fromWire(outcome.error);
   }
@@ -66,8 +80,7 @@ export function createIdempotency(store: Store, clock: Clock) {
   return {
     async run<T>(scope: IdempotencyScope, run: () => Promise<T>): Promise<T> {
       if (!scope.key) return run();
-      const { key } = scope;
-      return withLock(`${scope.workspaceId}\u0000${scope.operation}\u0000${key}`, () => runOnce({ ...scope, key }, run));
+      return runOnce({ ...scope, key: scope.key }, run);
     },
 
     /** The moment before which stored answers are of no more use: retries are answered from them for 24 hours. */

@@ -45,7 +45,7 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
 
   const loop = createOutboxLoop<MailRecord>(
     {
-      due: (at, limit) => store.mails.due(at, limit),
+      claim: (claim, limit) => store.mails.claim(claim, limit),
       // Every mail carries a link: once it expires, the mail is of no use. Most are sign-in links.
       deadline: (mail) => mail.deliverUntil ?? new Date(Date.parse(mail.createdAt) + signInLinkLifetimeMs).toISOString(),
       deliver: send,

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '@svc/server-kit';
+import type { Claim } from '../store/messaging-store.ts';
 import type { Clock } from './clock.ts';
 
 /** A failed send: retryable for network errors, timeouts and a provider's temporary refusals; final otherwise. */
@@ -19,7 +21,8 @@ export interface OutboxItem {
 }
 
 export interface OutboxHandlers<T extends OutboxItem> {
-  due(now: string, limit: number): Promise<T[]>;
+  /** Claims up to `limit` due items in the store: no other core gets them before the claim ends. */
+  claim(claim: Claim, limit: number): Promise<T[]>;
   /** When the item stops being of use (its code or link expires): it is tried until then, never after. */
   deadline(item: T): string;
   /** Sends one item and records it sent; throws to have it retried or given up on. */
@@ -41,6 +44,11 @@ export interface OutboxLoopOptions {
 const concurrency = 32;
 /** In-flight count at or under which finished sends make room for more. */
 const lowWater = concurrency / 2;
+/**
+ * How long a claimed item is this core's alone: far longer than a send takes (provider calls time out in seconds),
+ * and short enough that the items of a core that died are sent by another a minute later.
+ */
+export const claimMs = 60_000;
 
 /** Exponential backoff from `baseMs`, capped at `maxMs`, with ±20 % jitter so retries do not stampede. */
 export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
@@ -54,8 +62,9 @@ const expired = (lastError: string | null) => `expired before it could be delive
  * Drains an outbox table: sends what is due, up to `concurrency` at once, each send on its own (a slow answer
  * holds back no other), retries retryable failures with capped backoff until the item's deadline (a provider
  * outage of some minutes delays codes instead of losing them), and gives up on the rest with the reason
- * recorded. An item past its deadline is given up on without being sent. Items live in the database, so a
- * restart picks them up where they were.
+ * recorded. An item past its deadline is given up on without being sent. Items live in the database and are
+ * claimed there before they are sent, so several cores on one database send each item once, and the claims of
+ * a core that stopped mid-send end after `claimMs`, when another core sends its items.
  */
 export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<T>, options: OutboxLoopOptions) {
   const { name, clock, log } = options;
@@ -104,9 +113,10 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
   async function fill(): Promise<void> {
     const room = concurrency - inFlight.size;
     if (room <= 0) return;
-    // Items in flight are still due in the table: ask for enough to have `room` others.
-    const due = await handlers.due(clock().toISOString(), concurrency);
-    for (const item of due.filter((candidate) => !inFlight.has(candidate.id)).slice(0, room)) send(item);
+    const now = clock().getTime();
+    const claim = { id: randomUUID(), now: new Date(now).toISOString(), until: new Date(now + claimMs).toISOString() };
+    // An item still in flight here when its claim ended may come back: it is sent once, by the send under way.
+    for (const item of await handlers.claim(claim, room)) if (!inFlight.has(item.id)) send(item);
   }
 
   /**

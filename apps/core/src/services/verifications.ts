@@ -1,10 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { codeLength, DomainError, maxFailedAttempts, type VerificationCreated, type VerificationView } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
-import { HourlyLimitReached, type PhoneVerification } from '../store/messaging-store.ts';
+import { HourlyLimitReached, type PhoneVerification, VerificationChanged } from '../store/messaging-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
-import { keyedLock } from './keyed-lock.ts';
 import { newId } from './ids.ts';
 import { enforceSendLimits, hourUsedUp } from './send-limits.ts';
 import { digestsEqual, type Keyring } from './secrets.ts';
@@ -19,6 +18,9 @@ export interface VerificationDeps {
   /** Called after a message is queued, so delivery starts without waiting for the next poll. */
   onQueued: () => void;
 }
+
+/** Races on one number a create may lose before it answers 409 (each lost race means another create sent a code). */
+const maxRaces = 5;
 
 const newCode = () => String(randomInt(0, 10 ** codeLength)).padStart(codeLength, '0');
 
@@ -73,8 +75,6 @@ export function createVerificationService({ store, keyring, senders, config, clo
     throw new Error(`verification ${id} is still pending, yet the store changed nothing`);
   }
 
-  const oneAtATimePerNumber = keyedLock();
-
   /** Sends a code: for a new verification, or fresh for the pending one of the number once the resend wait is over. */
   async function start(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
     const now = clock();
@@ -110,6 +110,7 @@ export function createVerificationService({ store, keyring, senders, config, clo
       if (pending) {
         await store.verifications.resend(
           id,
+          pending.lastSentAt,
           { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus },
           message,
           hourlyLimit,
@@ -150,9 +151,19 @@ export function createVerificationService({ store, keyring, senders, config, clo
      * Starts a verification, or re-sends a fresh code for the pending one of the same number.
      * The message is queued in the same transaction: the answer means queued, never delivered.
      */
-    create(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
-      // Creates for one number run one at a time, or two at once would both find no pending verification.
-      return oneAtATimePerNumber(`${workspaceId} ${phoneNumber}`, () => start(workspaceId, phoneNumber));
+    async create(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
+      // The store keeps one pending verification per number and one code per send, against creates in any core: a
+      // create that lost a race starts over and answers as if it came after the winner (mostly resend_too_soon).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await start(workspaceId, phoneNumber);
+        } catch (error) {
+          if (!(error instanceof VerificationChanged)) throw error;
+          if (attempt === maxRaces) {
+            throw new DomainError('conflict', 'codes were being sent to this number at the same time; retry the request');
+          }
+        }
+      }
     },
 
     /**

@@ -1,3 +1,5 @@
+import type { Claim } from './messaging-store.ts';
+
 export interface DeviceAuthorizationRecord {
   id: string;
   deviceCodeHash: string;
@@ -49,6 +51,9 @@ export interface MailRecord {
   sentAt: string | null;
   /** Until when it is worth sending; null for a sign-in mail, whose link works for 15 minutes. */
   deliverUntil: string | null;
+  /** The claim of the core sending it, until when no other core takes it. */
+  claimId: string | null;
+  claimedUntil: string | null;
 }
 
 export type NewMail = Pick<MailRecord, 'id' | 'to' | 'subject' | 'bodySealed' | 'createdAt'> & Partial<Pick<MailRecord, 'deliverUntil'>>;
@@ -93,7 +98,10 @@ export interface AuthStore {
     purgeExpired(before: string, limit: number): Promise<number>;
   };
   mails: {
+    /** Pending mails due at `now`, claimed or not: what is left to send. */
     due(now: string, limit: number): Promise<MailRecord[]>;
+    /** Claims due mails as `outbox.claim` claims messages. */
+    claim(claim: Claim, limit: number): Promise<MailRecord[]>;
     markSent(id: string, at: string): Promise<void>;
     markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;
     markFailed(id: string, error: string): Promise<void>;

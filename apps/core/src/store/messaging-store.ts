@@ -36,6 +36,16 @@ export interface OutboxMessage {
   providerMessageId: string | null;
   createdAt: string;
   sentAt: string | null;
+  /** The claim of the core sending it, until when no other core takes it. */
+  claimId: string | null;
+  claimedUntil: string | null;
+}
+
+/** A claim on outbox items or a key: who takes them, at what moment, and until when no other claimer gets them. */
+export interface Claim {
+  id: string;
+  now: string;
+  until: string;
 }
 
 /** A message due to be sent, with the expiry of its code: it is of no use after that. */
@@ -72,6 +82,32 @@ export interface StoredResponse {
   response: string;
 }
 
+/** Where an Idempotency-Key belongs: one workspace's one operation. */
+export interface IdempotencyScope {
+  workspaceId: string;
+  operation: string;
+  key: string;
+}
+
+/** An Idempotency-Key as a claim left it: answered (`response`), or held by the request running under `claimId`. */
+export interface IdempotencyRecord {
+  requestHash: string;
+  response: string | null;
+  claimId: string | null;
+  claimedUntil: string | null;
+}
+
+/**
+ * Thrown by a create when its number has a pending verification that has not expired (made meanwhile by another
+ * create), or by a resend when the verification was sent again meanwhile: nothing of that write is kept.
+ */
+export class VerificationChanged extends Error {
+  constructor(readonly phoneNumber: string) {
+    super(`a code was sent to ${phoneNumber} meanwhile`);
+    this.name = 'VerificationChanged';
+  }
+}
+
 /** A fresh code for a pending verification: a resend. */
 export interface Resend {
   codeHmac: string;
@@ -96,13 +132,22 @@ export interface MessagingStore {
     /**
      * Inserts the verification and, in the same transaction, its outbox message (none for a test number),
      * counted in the workspace's hour unless that hour already has `hourlyLimit` (then HourlyLimitReached).
+     * A number has one pending verification: when it has one that has not expired at the new one's `createdAt`,
+     * this throws VerificationChanged, also against creates that run at the same time in other cores.
      */
     create(verification: PhoneVerification, message: NewOutboxMessage | null, hourlyLimit: number): Promise<void>;
     /**
      * Updates the verification with a fresh code, supersedes its unsent messages and queues the new one, atomically;
-     * counted as by `create`.
+     * counted as by `create`. Only while its last send is still `lastSentBefore` (the one the caller read):
+     * otherwise another resend won and this throws VerificationChanged.
      */
-    resend(id: string, resend: Resend, message: NewOutboxMessage | null, hourlyLimit: number): Promise<PhoneVerification>;
+    resend(
+      id: string,
+      lastSentBefore: string,
+      resend: Resend,
+      message: NewOutboxMessage | null,
+      hourlyLimit: number,
+    ): Promise<PhoneVerification>;
     get(workspaceId: string, id: string): Promise<PhoneVerification | undefined>;
     findPending(workspaceId: string, phoneNumber: string, now: string): Promise<PhoneVerification | undefined>;
     /**
@@ -118,7 +163,13 @@ export interface MessagingStore {
     recentSendTimes(workspaceId: string, phoneNumber: string, since: string, limit: number): Promise<string[]>;
     /** Messages queued by the workspace in the clock hour starting at `hour` (each queued message counts). */
     sendsInHour(workspaceId: string, hour: string): Promise<number>;
+    /** Pending messages due at `now`, claimed or not: what is left to send. */
     due(now: string, limit: number): Promise<DueMessage[]>;
+    /**
+     * Claims up to `limit` pending messages due at `claim.now` that no claim holds past it, oldest due first, until
+     * `claim.until`: another claimer gets none of them before then, even in another core.
+     */
+    claim(claim: Claim, limit: number): Promise<DueMessage[]>;
     /** Records a delivery outcome on the message and on its verification, atomically. */
     markSent(id: string, providerMessageId: string, at: string): Promise<void>;
     markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;
@@ -148,8 +199,18 @@ export interface MessagingStore {
     keepNewest(kept: number): Promise<number>;
   };
   idempotency: {
-    get(workspaceId: string, operation: string, key: string, since: string): Promise<StoredResponse | undefined>;
-    put(workspaceId: string, operation: string, key: string, stored: StoredResponse, at: string): Promise<void>;
+    /** The answer stored for a key at or after `since`; none while the key's request runs. */
+    get(scope: IdempotencyScope, since: string): Promise<StoredResponse | undefined>;
+    /**
+     * Claims a key for a request (one insert): unless the key has an answer stored at or after `since`, or is held
+     * by a claim that lasts past `claim.now`, it becomes this claim's until `claim.until`. Answers the key as it is
+     * after the attempt: the caller runs the request when `claimId` is its own.
+     */
+    claim(scope: IdempotencyScope, requestHash: string, claim: Claim, since: string): Promise<IdempotencyRecord>;
+    /** Stores the final answer of the claimed key; false when the claim is not this one any more. */
+    answer(scope: IdempotencyScope, claimId: string, response: string, at: string): Promise<boolean>;
+    /** Gives a claimed key up unanswered, so that a retry runs afresh. */
+    release(scope: IdempotencyScope, claimId: string): Promise<void>;
     /** Deletes at most `limit` records stored before `before`; answers how many. */
     purge(before: string, limit: number): Promise<number>;
   };

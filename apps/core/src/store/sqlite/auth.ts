@@ -1,11 +1,25 @@
-import { and, asc, desc, eq, gt, isNull, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
 
-export const mailRow = (mail: NewMail) => ({ ...mail, status: 'pending' as const, attempts: 0, nextAttemptAt: mail.createdAt });
+export const mailRow = (mail: NewMail) => ({
+  ...mail,
+  status: 'pending' as const,
+  attempts: 0,
+  nextAttemptAt: mail.createdAt,
+  claimId: null,
+  claimedUntil: null,
+});
+
+const dueMails = (now: string, claimable: boolean) =>
+  and(
+    eq(mailOutbox.status, 'pending'),
+    lte(mailOutbox.nextAttemptAt, now),
+    claimable ? or(isNull(mailOutbox.claimedUntil), lt(mailOutbox.claimedUntil, now)) : undefined,
+  );
 
 export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
   const insertLinkAndMail = (link: LoginLinkRecord, mail: NewMail) => {
@@ -95,29 +109,55 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
     },
     mails: {
       async due(now, limit) {
-        return db
-          .select()
-          .from(mailOutbox)
-          .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, now)))
-          .orderBy(asc(mailOutbox.nextAttemptAt))
-          .limit(limit)
-          .all();
+        return db.select().from(mailOutbox).where(dueMails(now, false)).orderBy(asc(mailOutbox.nextAttemptAt)).limit(limit).all();
+      },
+      async claim(claim, limit) {
+        return write(() => {
+          const claimed = db
+            .select()
+            .from(mailOutbox)
+            .where(dueMails(claim.now, true))
+            .orderBy(asc(mailOutbox.nextAttemptAt))
+            .limit(limit)
+            .all();
+          if (claimed.length === 0) return [];
+          db.update(mailOutbox)
+            .set({ claimId: claim.id, claimedUntil: claim.until })
+            .where(
+              inArray(
+                mailOutbox.id,
+                claimed.map((mail) => mail.id),
+              ),
+            )
+            .run();
+          return claimed.map((mail) => ({ ...mail, claimId: claim.id, claimedUntil: claim.until }));
+        });
       },
       async markSent(id, at) {
-        await write(() => db.update(mailOutbox).set({ status: 'sent', sentAt: at, bodySealed: null }).where(eq(mailOutbox.id, id)).run());
+        await write(() =>
+          db
+            .update(mailOutbox)
+            .set({ status: 'sent', sentAt: at, bodySealed: null, claimId: null, claimedUntil: null })
+            .where(eq(mailOutbox.id, id))
+            .run(),
+        );
       },
       async markRetry(id, nextAttemptAt, error) {
         await write(() =>
           db
             .update(mailOutbox)
-            .set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1` })
+            .set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
             .where(eq(mailOutbox.id, id))
             .run(),
         );
       },
       async markFailed(id, error) {
         await write(() =>
-          db.update(mailOutbox).set({ status: 'failed', lastError: error, bodySealed: null }).where(eq(mailOutbox.id, id)).run(),
+          db
+            .update(mailOutbox)
+            .set({ status: 'failed', lastError: error, bodySealed: null, claimId: null, claimedUntil: null })
+            .where(eq(mailOutbox.id, id))
+            .run(),
         );
       },
       purgeFinished(before, limit) {

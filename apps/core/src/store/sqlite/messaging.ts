@@ -1,5 +1,31 @@
-import { and, asc, desc, eq, getTableColumns, gt, gte, lt, lte, ne, type Placeholder, sql, type Table } from 'drizzle-orm';
-import { HourlyLimitReached, hourOf, type MessagingStore, type NewOutboxMessage } from '../messaging-store.ts';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  type Placeholder,
+  sql,
+  type Table,
+} from 'drizzle-orm';
+import {
+  HourlyLimitReached,
+  hourOf,
+  type MessagingStore,
+  type IdempotencyScope,
+  type NewOutboxMessage,
+  type StoredResponse,
+  VerificationChanged,
+} from '../messaging-store.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
@@ -10,6 +36,8 @@ const outboxRow = (message: NewOutboxMessage) => ({
   status: 'pending' as const,
   attempts: 0,
   nextAttemptAt: message.createdAt,
+  claimId: null,
+  claimedUntil: null,
 });
 
 const p = sql.placeholder;
@@ -21,6 +49,13 @@ function placeholders<T extends Table>(table: T): Record<keyof T['_']['columns']
     Placeholder
   >;
 }
+
+const keyIs = (scope: IdempotencyScope) =>
+  and(
+    eq(idempotencyKeys.workspaceId, scope.workspaceId),
+    eq(idempotencyKeys.operation, scope.operation),
+    eq(idempotencyKeys.key, scope.key),
+  );
 
 export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStore {
   // The statements on every create and verify are compiled once.
@@ -93,15 +128,24 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
     .prepare();
 
-  const dueMessages = db
-    .select({ ...getTableColumns(messageOutbox), codeExpiresAt: phoneVerifications.expiresAt })
-    .from(messageOutbox)
-    .innerJoin(phoneVerifications, eq(phoneVerifications.id, messageOutbox.verificationId))
-    // A literal 'pending', as in the partial due index, so the planner can always use it.
-    .where(and(sql`${messageOutbox.status} = 'pending'`, lte(messageOutbox.nextAttemptAt, p('now'))))
-    .orderBy(asc(messageOutbox.nextAttemptAt))
-    .limit(p('limit'))
-    .prepare();
+  const dueMessagesQuery = (claimable: boolean) =>
+    db
+      .select({ ...getTableColumns(messageOutbox), codeExpiresAt: phoneVerifications.expiresAt })
+      .from(messageOutbox)
+      .innerJoin(phoneVerifications, eq(phoneVerifications.id, messageOutbox.verificationId))
+      // A literal 'pending', as in the partial due index, so the planner can always use it.
+      .where(
+        and(
+          sql`${messageOutbox.status} = 'pending'`,
+          lte(messageOutbox.nextAttemptAt, p('now')),
+          claimable ? or(isNull(messageOutbox.claimedUntil), lt(messageOutbox.claimedUntil, p('now'))) : undefined,
+        ),
+      )
+      .orderBy(asc(messageOutbox.nextAttemptAt))
+      .limit(p('limit'))
+      .prepare();
+  const dueMessages = dueMessagesQuery(false);
+  const claimableMessages = dueMessagesQuery(true);
   const finishMessage = db
     .update(messageOutbox)
     .set({
@@ -111,6 +155,8 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       lastError: sql`${p('error')}`,
       sentAt: sql`${p('sentAt')}`,
       attempts: sql`${messageOutbox.attempts} + 1`,
+      claimId: null,
+      claimedUntil: null,
     })
     .where(eq(messageOutbox.id, p('id')))
     .returning({ verificationId: messageOutbox.verificationId })
@@ -148,12 +194,23 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     verifications: {
       async create(verification, message, hourlyLimit) {
         await write(() => {
+          // In the write's transaction, which SQLite runs one at a time across connections: no other create can
+          // insert between this check and the insert.
+          const { workspaceId, phoneNumber, createdAt } = verification;
+          if (pendingForNumber.get({ workspaceId, phoneNumber, now: createdAt })) throw new VerificationChanged(phoneNumber);
           insertVerification.run({ ...verification });
           if (message) queue(message, hourlyLimit);
         });
       },
-      async resend(id, resend, message, hourlyLimit) {
+      async resend(id, lastSentBefore, resend, message, hourlyLimit) {
         return write(() => {
+          const current = db
+            .select({ phoneNumber: phoneVerifications.phoneNumber, lastSentAt: phoneVerifications.lastSentAt })
+            .from(phoneVerifications)
+            .where(eq(phoneVerifications.id, id))
+            .get();
+          if (!current) throw new Error(`verification ${id} vanished`);
+          if (current.lastSentAt !== lastSentBefore) throw new VerificationChanged(current.phoneNumber);
           db.update(messageOutbox)
             .set({ status: 'superseded', codeSealed: null })
             .where(and(eq(messageOutbox.verificationId, id), eq(messageOutbox.status, 'pending')))
@@ -197,6 +254,22 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       async due(now, limit) {
         return dueMessages.all({ now, limit });
       },
+      async claim(claim, limit) {
+        return write(() => {
+          const claimed = claimableMessages.all({ now: claim.now, limit });
+          if (claimed.length === 0) return [];
+          db.update(messageOutbox)
+            .set({ claimId: claim.id, claimedUntil: claim.until })
+            .where(
+              inArray(
+                messageOutbox.id,
+                claimed.map((message) => message.id),
+              ),
+            )
+            .run();
+          return claimed.map((message) => ({ ...message, claimId: claim.id, claimedUntil: claim.until }));
+        });
+      },
       async markSent(id, providerMessageId, at) {
         await finish(id, { status: 'sent', providerMessageId, at });
       },
@@ -207,7 +280,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         await write(() =>
           db
             .update(messageOutbox)
-            .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1` })
+            .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
             .where(eq(messageOutbox.id, id))
             .run(),
         );
@@ -280,27 +353,57 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       },
     },
     idempotency: {
-      async get(workspaceId, operation, key, since) {
+      async get(scope, since) {
         return db
           .select({ requestHash: idempotencyKeys.requestHash, response: idempotencyKeys.response })
           .from(idempotencyKeys)
-          .where(
-            and(
-              eq(idempotencyKeys.workspaceId, workspaceId),
-              eq(idempotencyKeys.operation, operation),
-              eq(idempotencyKeys.key, key),
-              gte(idempotencyKeys.createdAt, since),
-            ),
-          )
-          .get();
+          .where(and(keyIs(scope), isNotNull(idempotencyKeys.response), gte(idempotencyKeys.createdAt, since)))
+          .get() as StoredResponse | undefined;
       },
-      async put(workspaceId, operation, key, stored, at) {
-        const row = { workspaceId, operation, key, ...stored, createdAt: at };
+      async claim(scope, requestHash, claim, since) {
+        const row = { ...scope, requestHash, response: null, createdAt: claim.now, claimId: claim.id, claimedUntil: claim.until };
+        return write(() => {
+          db.insert(idempotencyKeys)
+            .values(row)
+            .onConflictDoUpdate({
+              target: [idempotencyKeys.workspaceId, idempotencyKeys.operation, idempotencyKeys.key],
+              set: row,
+              // Taken over: an answer older than the key's lifetime, or a claim whose request died unanswered.
+              setWhere: or(
+                and(isNotNull(idempotencyKeys.response), lt(idempotencyKeys.createdAt, since)),
+                and(isNull(idempotencyKeys.response), lt(idempotencyKeys.claimedUntil, claim.now)),
+              ),
+            })
+            .run();
+          const record = db
+            .select({
+              requestHash: idempotencyKeys.requestHash,
+              response: idempotencyKeys.response,
+              claimId: idempotencyKeys.claimId,
+              claimedUntil: idempotencyKeys.claimedUntil,
+            })
+            .from(idempotencyKeys)
+            .where(keyIs(scope))
+            .get();
+          if (!record) throw new Error(`idempotency key ${scope.key} vanished`);
+          return record;
+        });
+      },
+      async answer(scope, claimId, response, at) {
+        const answered = await write(() =>
+          db
+            .update(idempotencyKeys)
+            .set({ response, createdAt: at, claimedUntil: null })
+            .where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response)))
+            .run(),
+        );
+        return answered.changes > 0;
+      },
+      async release(scope, claimId) {
         await write(() =>
           db
-            .insert(idempotencyKeys)
-            .values(row)
-            .onConflictDoUpdate({ target: [idempotencyKeys.workspaceId, idempotencyKeys.operation, idempotencyKeys.key], set: row })
+            .delete(idempotencyKeys)
+            .where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response)))
             .run(),
         );
       },

@@ -122,6 +122,9 @@ export const messageOutbox = sqliteTable(
     providerMessageId: text('provider_message_id'),
     createdAt: text('created_at').notNull(),
     sentAt: text('sent_at'),
+    /** Who is sending it and until when: no other core takes it before then, and a core that died leaves it to the next. */
+    claimId: text('claim_id'),
+    claimedUntil: text('claimed_until'),
   },
   // Partial indexes keep only the rows their queries look for: a sent message leaves the due index and a
   // queued one has no provider id yet, so each send and each delivery touches fewer B-trees.
@@ -157,8 +160,12 @@ export const idempotencyKeys = sqliteTable(
     operation: text('operation').notNull(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
-    response: text('response').notNull(),
+    /** The final answer; null while the request that claimed the key runs. */
+    response: text('response'),
     createdAt: text('created_at').notNull(),
+    /** The request running under the key, and until when the key is its own: a core that died leaves it to a retry. */
+    claimId: text('claim_id'),
+    claimedUntil: text('claimed_until'),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.operation, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
@@ -239,6 +246,9 @@ export const mailOutbox = sqliteTable(
     sentAt: text('sent_at'),
     /** Until when the mail is worth sending, when its link outlives a sign-in link's 15 minutes (an invitation). */
     deliverUntil: text('deliver_until'),
+    /** Who is sending it and until when, as for messages. */
+    claimId: text('claim_id'),
+    claimedUntil: text('claimed_until'),
   },
   (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
 );

@@ -1,0 +1,207 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { maxFailedAttempts } from '@svc/domain';
+import { VerificationChanged } from '../src/store/messaging-store.ts';
+import type { Store } from '../src/store/store.ts';
+import { phoneVerificationRecord } from './records.ts';
+
+const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+const claim = (id: string, minute: number, untilMinute: number) => ({ id, now: at(minute), until: at(untilMinute) });
+const ids = (items: { id: string }[]) => items.map((item) => item.id).sort();
+
+/**
+ * The rules several cores on one database rely on, held by the store: claimed outbox items, claimed idempotency
+ * keys, one pending verification per number. The racing calls are concurrent calls on one store: a store on a
+ * connection pool runs them as concurrent transactions, as two cores would.
+ */
+export function describeClaimsStoreContract(name: string, open: () => Store): void {
+  describe(`${name} store contract: claims`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = open();
+      await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at(0) });
+      await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_1');
+    });
+    afterEach(() => store.close());
+
+    const number = (n: number) => `+5691234${String(n).padStart(4, '0')}`;
+    const message = (id: string, verificationId: string, phoneNumber: string, minute = 1) => ({
+      id,
+      workspaceId: 'ws_1',
+      verificationId,
+      phoneNumber,
+      codeSealed: 'sealed',
+      createdAt: at(minute),
+    });
+    async function queueCodes(count: number): Promise<void> {
+      for (let n = 1; n <= count; n++) {
+        const phoneNumber = number(n);
+        const verification = phoneVerificationRecord({ id: `pv_${n}`, phoneNumber, createdAt: at(1), expiresAt: at(30) });
+        await store.verifications.create(verification, message(`m_${n}`, `pv_${n}`, phoneNumber), 1000);
+      }
+    }
+    async function queueMails(count: number): Promise<void> {
+      for (let n = 1; n <= count; n++) {
+        const link = {
+          id: `link_${n}`,
+          tokenHash: `hash_${n}`,
+          email: `u${n}@example.com`,
+          next: '/',
+          expiresAt: at(30),
+          usedAt: null,
+          createdAt: at(1),
+        };
+        await store.loginLinks.create(link, {
+          id: `mail_${n}`,
+          to: link.email,
+          subject: 'Sign in',
+          bodySealed: 'sealed',
+          createdAt: at(1),
+        });
+      }
+    }
+
+    describe('outbox claims', () => {
+      it('hands each due message to one of the claimers that race for them, and none to a claimer before the claims end', async () => {
+        await queueCodes(10);
+        const claims = await Promise.all(['a', 'b', 'c'].map((id) => store.outbox.claim(claim(id, 2, 3), 4)));
+        const claimed = claims.flatMap(ids).sort();
+        expect(claimed).toEqual([...new Set(claimed)]);
+        expect(claimed).toHaveLength(10);
+        expect(claims.flat().every((m) => m.claimedUntil === at(3) && m.codeExpiresAt === at(30))).toBe(true);
+        expect(await store.outbox.claim(claim('d', 3, 4), 10)).toEqual([]);
+        // Still pending: claimed is not sent.
+        expect(await store.outbox.due(at(3), 20)).toHaveLength(10);
+      });
+
+      it('hands the messages of a claim that ended unfinished to the next claimer, but not those finished or retried later', async () => {
+        await queueCodes(4);
+        const dead = await store.outbox.claim(claim('dead', 2, 3), 10);
+        expect(ids(dead)).toEqual(['m_1', 'm_2', 'm_3', 'm_4']);
+        await store.outbox.markSent('m_1', 'wamid.1', at(2));
+        await store.outbox.markFailed('m_2', 'refused', at(2));
+        await store.outbox.markRetry('m_3', at(10), 'timeout');
+        expect(ids(await store.outbox.claim(claim('next', 4, 15), 10))).toEqual(['m_4']);
+        expect(ids(await store.outbox.claim(claim('later', 10, 11), 10))).toEqual(['m_3']);
+      });
+
+      it('hands each due mail to one of the claimers that race for them, and those of an ended claim to the next', async () => {
+        await queueMails(10);
+        const claims = await Promise.all(['a', 'b', 'c'].map((id) => store.mails.claim(claim(id, 2, 3), 4)));
+        const claimed = claims.flatMap(ids).sort();
+        expect(claimed).toEqual([...new Set(claimed)]);
+        expect(claimed).toHaveLength(10);
+        expect(await store.mails.claim(claim('d', 3, 4), 10)).toEqual([]);
+        await store.mails.markSent('mail_1', at(3));
+        await store.mails.markRetry('mail_2', at(10), 'SMTP down');
+        const next = await store.mails.claim(claim('next', 4, 5), 20);
+        expect(next).toHaveLength(8);
+        expect(ids(next)).not.toContain('mail_1');
+        expect(ids(next)).not.toContain('mail_2');
+      });
+    });
+
+    describe('idempotency keys', () => {
+      const scope = { workspaceId: 'ws_1', operation: 'verifications.create', key: 'k1' };
+
+      it('gives a key to one of the requests that claim it at once; the others find it held, then answered', async () => {
+        const records = await Promise.all(['a', 'b', 'c', 'd'].map((id) => store.idempotency.claim(scope, 'h', claim(id, 1, 2), at(0))));
+        const holders = new Set(records.map((record) => record.claimId));
+        expect(holders.size).toBe(1);
+        const [winner] = holders;
+        expect(records.every((record) => record.response === null && record.claimedUntil === at(2))).toBe(true);
+        expect(await store.idempotency.get(scope, at(0))).toBeUndefined();
+        const loser = ['a', 'b', 'c', 'd'].find((id) => id !== winner)!;
+        expect(await store.idempotency.answer(scope, loser, '{"ok":true}', at(1))).toBe(false);
+        expect(await store.idempotency.answer(scope, winner!, '{"ok":true,"value":1}', at(1))).toBe(true);
+        expect(await store.idempotency.claim(scope, 'h', claim('e', 1, 2), at(0))).toMatchObject({ response: '{"ok":true,"value":1}' });
+        expect(await store.idempotency.get(scope, at(0))).toEqual({ requestHash: 'h', response: '{"ok":true,"value":1}' });
+      });
+
+      it('keeps the hash of the request that holds a key, for a retry with another request to be refused', async () => {
+        await store.idempotency.claim(scope, 'first', claim('a', 1, 2), at(0));
+        expect(await store.idempotency.claim(scope, 'second', claim('b', 1, 2), at(0))).toMatchObject({
+          requestHash: 'first',
+          claimId: 'a',
+        });
+      });
+
+      it('lets a key released unanswered, or held by a claim that ended, go to the next request', async () => {
+        await store.idempotency.claim(scope, 'h', claim('a', 1, 2), at(0));
+        await store.idempotency.release(scope, 'a');
+        expect(await store.idempotency.claim(scope, 'h', claim('b', 1, 2), at(0))).toMatchObject({ claimId: 'b', response: null });
+        // b died: its claim ends at minute 2.
+        expect(await store.idempotency.claim(scope, 'h', claim('c', 2, 3), at(0))).toMatchObject({ claimId: 'b' });
+        expect(await store.idempotency.claim(scope, 'h', claim('c', 3, 4), at(0))).toMatchObject({ claimId: 'c' });
+        expect(await store.idempotency.answer(scope, 'b', '{"ok":true}', at(3))).toBe(false);
+      });
+
+      it('treats an answer older than the key’s lifetime as gone', async () => {
+        await store.idempotency.claim(scope, 'h', claim('a', 1, 2), at(0));
+        await store.idempotency.answer(scope, 'a', '{"ok":true}', at(1));
+        expect(await store.idempotency.claim(scope, 'other', claim('b', 5, 6), at(2))).toMatchObject({
+          claimId: 'b',
+          requestHash: 'other',
+          response: null,
+        });
+      });
+    });
+
+    describe('phone verifications', () => {
+      const phoneNumber = '+56912345678';
+      const create = (n: number, minute = 1, expiresMinute = 10) =>
+        store.verifications.create(
+          phoneVerificationRecord({ id: `pv_${n}`, phoneNumber, createdAt: at(minute), expiresAt: at(expiresMinute) }),
+          message(`m_${n}`, `pv_${n}`, phoneNumber, minute),
+          1000,
+        );
+
+      it('keeps one pending verification and one code per number when creates race', async () => {
+        const results = await Promise.allSettled(Array.from({ length: 8 }, (_, n) => create(n + 1)));
+        expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+        for (const result of results) {
+          if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(VerificationChanged);
+        }
+        expect(await store.outbox.due(at(2), 20)).toHaveLength(1);
+        expect(await store.outbox.sendsInHour('ws_1', at(0))).toBe(1);
+      });
+
+      it('lets a number have a new verification once its pending one expired', async () => {
+        await create(1, 1, 5);
+        await expect(create(2, 4)).rejects.toBeInstanceOf(VerificationChanged);
+        await create(3, 5);
+        expect((await store.verifications.findPending('ws_1', phoneNumber, at(5)))?.id).toBe('pv_3');
+      });
+
+      it('sends one fresh code when resends of one verification race, and refuses a resend of a code sent meanwhile', async () => {
+        await create(1);
+        const resend = (n: number) =>
+          store.verifications.resend(
+            'pv_1',
+            at(1),
+            { codeHmac: `code_${n}`, expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' },
+            message(`m_resend_${n}`, 'pv_1', phoneNumber, 3),
+            1000,
+          );
+        const results = await Promise.allSettled([1, 2, 3, 4].map(resend));
+        expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+        expect(results.filter((result) => result.status === 'rejected' && result.reason instanceof VerificationChanged)).toHaveLength(3);
+        expect(await store.outbox.due(at(4), 20)).toHaveLength(1);
+        expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ sendCount: 2, lastSentAt: at(3) });
+      });
+
+      it('counts each of failed attempts that race, up to the block, and none after', async () => {
+        await create(1);
+        const attempts = await Promise.all(
+          Array.from({ length: maxFailedAttempts + 3 }, () => store.verifications.recordFailedAttempt('pv_1', maxFailedAttempts)),
+        );
+        expect(
+          attempts
+            .filter(Boolean)
+            .map((v) => v!.failedAttempts)
+            .sort(),
+        ).toEqual(Array.from({ length: maxFailedAttempts }, (_, i) => i + 1));
+        expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ status: 'blocked', failedAttempts: maxFailedAttempts });
+      });
+    });
+  });
+}
