@@ -38,7 +38,10 @@ async function addRows(store: Store, tag: string, at: Date, options: { finished:
     { ...link, createdAt: iso() },
     { id: `mail_${tag}`, to: 'ada@example.com', subject: 's', bodySealed: 'b', createdAt: iso() },
   );
-  if (options.finished) await store.mails.markSent(`mail_${tag}`, iso(minute));
+  if (options.finished) {
+    await store.mails.claim({ id: `claim_${tag}`, now: iso(), until: iso(minute) }, 100);
+    await store.mails.markSent(`mail_${tag}`, `claim_${tag}`, iso(minute));
+  }
   await store.sessions.create({
     id: `ses_${tag}`,
     tokenHash: `session_${tag}`,

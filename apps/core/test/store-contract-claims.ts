@@ -77,9 +77,9 @@ export function describeClaimsStoreContract(name: string, open: () => Store): vo
         await queueCodes(4);
         const dead = await store.outbox.claim(claim('dead', 2, 3), 10);
         expect(ids(dead)).toEqual(['m_1', 'm_2', 'm_3', 'm_4']);
-        await store.outbox.markSent('m_1', 'wamid.1', at(2));
-        await store.outbox.markFailed('m_2', 'refused', at(2));
-        await store.outbox.markRetry('m_3', at(10), 'timeout');
+        expect(await store.outbox.markSent('m_1', 'dead', 'wamid.1', at(2))).toBe(true);
+        expect(await store.outbox.markFailed('m_2', 'dead', 'refused', at(2))).toBe(true);
+        expect(await store.outbox.markRetry('m_3', 'dead', at(10), 'timeout')).toBe(true);
         expect(ids(await store.outbox.claim(claim('next', 4, 15), 10))).toEqual(['m_4']);
         expect(ids(await store.outbox.claim(claim('later', 10, 11), 10))).toEqual(['m_3']);
       });
@@ -91,12 +91,56 @@ export function describeClaimsStoreContract(name: string, open: () => Store): vo
         expect(claimed).toEqual([...new Set(claimed)]);
         expect(claimed).toHaveLength(10);
         expect(await store.mails.claim(claim('d', 3, 4), 10)).toEqual([]);
-        await store.mails.markSent('mail_1', at(3));
-        await store.mails.markRetry('mail_2', at(10), 'SMTP down');
+        const holder = (id: string) => claims.flat().find((mail) => mail.id === id)!.claimId!;
+        expect(await store.mails.markSent('mail_1', holder('mail_1'), at(3))).toBe(true);
+        expect(await store.mails.markRetry('mail_2', holder('mail_2'), at(10), 'SMTP down')).toBe(true);
         const next = await store.mails.claim(claim('next', 4, 5), 20);
         expect(next).toHaveLength(8);
         expect(ids(next)).not.toContain('mail_1');
         expect(ids(next)).not.toContain('mail_2');
+      });
+
+      it('records the outcome of a message only under the claim that holds it: not under one that ended and was taken over', async () => {
+        await queueCodes(3);
+        await store.outbox.claim(claim('slow', 2, 3), 10);
+        expect(ids(await store.outbox.claim(claim('next', 4, 15), 10))).toEqual(['m_1', 'm_2', 'm_3']);
+        // The slow claimer finishes after its claim ended: each of its records changes nothing.
+        expect(await store.outbox.markSent('m_1', 'slow', 'wamid.slow', at(5))).toBe(false);
+        expect(await store.outbox.markFailed('m_2', 'slow', 'refused', at(5))).toBe(false);
+        expect(await store.outbox.markRetry('m_3', 'slow', at(6), 'timeout')).toBe(false);
+        expect(await store.outbox.findByProviderMessageId('wamid.slow')).toBeUndefined();
+        expect(ids(await store.outbox.due(at(5), 10))).toEqual(['m_1', 'm_2', 'm_3']);
+        expect((await store.verifications.get('ws_1', 'pv_1'))?.deliveryStatus).toBe('queued');
+        expect(await store.outbox.claim(claim('other', 5, 6), 10)).toEqual([]);
+        // The claimer that holds them records theirs.
+        expect(await store.outbox.markSent('m_1', 'next', 'wamid.next', at(5))).toBe(true);
+        expect(await store.outbox.markFailed('m_2', 'next', 'refused', at(5))).toBe(true);
+        expect(await store.outbox.markRetry('m_3', 'next', at(20), 'timeout')).toBe(true);
+        expect(await store.outbox.findByProviderMessageId('wamid.next')).toMatchObject({ id: 'm_1', status: 'sent' });
+        expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ deliveryStatus: 'sent' });
+        expect(await store.verifications.get('ws_1', 'pv_2')).toMatchObject({ deliveryStatus: 'failed', deliveryError: 'refused' });
+        expect(ids(await store.outbox.due(at(19), 10))).toEqual([]);
+        expect(await store.outbox.claim(claim('later', 20, 21), 10)).toMatchObject([{ id: 'm_3', attempts: 1, lastError: 'timeout' }]);
+        // Once recorded, the item is no claim's: a late record of the finished one changes nothing either.
+        expect(await store.outbox.markFailed('m_1', 'next', 'late', at(21))).toBe(false);
+        expect(await store.outbox.findByProviderMessageId('wamid.next')).toMatchObject({ status: 'sent', lastError: null });
+      });
+
+      it('records the outcome of a mail only under the claim that holds it: not under one that ended and was taken over', async () => {
+        await queueMails(3);
+        await store.mails.claim(claim('slow', 2, 3), 10);
+        expect(ids(await store.mails.claim(claim('next', 4, 15), 10))).toEqual(['mail_1', 'mail_2', 'mail_3']);
+        expect(await store.mails.markSent('mail_1', 'slow', at(5))).toBe(false);
+        expect(await store.mails.markFailed('mail_2', 'slow', 'refused')).toBe(false);
+        expect(await store.mails.markRetry('mail_3', 'slow', at(6), 'SMTP down')).toBe(false);
+        expect(ids(await store.mails.due(at(5), 10))).toEqual(['mail_1', 'mail_2', 'mail_3']);
+        expect(await store.mails.claim(claim('other', 5, 6), 10)).toEqual([]);
+        expect(await store.mails.markSent('mail_1', 'next', at(5))).toBe(true);
+        expect(await store.mails.markFailed('mail_2', 'next', 'refused')).toBe(true);
+        expect(await store.mails.markRetry('mail_3', 'next', at(20), 'SMTP down')).toBe(true);
+        expect(ids(await store.mails.due(at(19), 10))).toEqual([]);
+        expect(await store.mails.claim(claim('later', 20, 21), 10)).toMatchObject([{ id: 'mail_3', attempts: 1, lastError: 'SMTP down' }]);
+        expect(await store.mails.markRetry('mail_1', 'next', at(30), 'late')).toBe(false);
       });
     });
 

@@ -85,7 +85,8 @@ export function describeMoreStoreContract(name: string, open: () => Store): void
 
     it('records a delivery on the message and its verification, and finds it by the provider id', async () => {
       await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 100);
-      await store.outbox.markSent('m_1', 'wamid.1', at(2));
+      await store.outbox.claim({ id: 'c', now: at(2), until: at(3) }, 10);
+      expect(await store.outbox.markSent('m_1', 'c', 'wamid.1', at(2))).toBe(true);
       expect(await store.outbox.due(at(3), 10)).toEqual([]);
       expect((await store.verifications.get('ws_1', 'pv_1'))?.deliveryStatus).toBe('sent');
       expect(await store.outbox.findByProviderMessageId('wamid.1')).toMatchObject({ id: 'm_1', codeSealed: null, status: 'sent' });

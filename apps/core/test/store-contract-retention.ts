@@ -78,9 +78,10 @@ export function describeRetentionStoreContract(name: string, open: () => Store):
       await store.verifications.create(verification('pv_2', '+56912345679'), message('m_failed', 'pv_2', 2), 100);
       await store.verifications.create(verification('pv_3', '+56912345670'), message('m_pending', 'pv_3', 3), 100);
       await store.verifications.create(verification('pv_4', '+56912345671'), message('m_recent', 'pv_4', 130), 100);
-      await store.outbox.markSent('m_sent', 'wamid.1', at(2));
-      await store.outbox.markFailed('m_failed', 'refused', at(3));
-      await store.outbox.markSent('m_recent', 'wamid.2', at(131));
+      await store.outbox.claim({ id: 'c', now: at(130), until: at(140) }, 10);
+      await store.outbox.markSent('m_sent', 'c', 'wamid.1', at(2));
+      await store.outbox.markFailed('m_failed', 'c', 'refused', at(3));
+      await store.outbox.markSent('m_recent', 'c', 'wamid.2', at(131));
       expect(await store.outbox.purgeFinished(at(120), 10)).toBe(2);
       expect(await store.outbox.findByProviderMessageId('wamid.1')).toBeUndefined();
       expect((await store.outbox.findByProviderMessageId('wamid.2'))?.id).toBe('m_recent');
@@ -103,9 +104,10 @@ export function describeRetentionStoreContract(name: string, open: () => Store):
           mail(id, minute),
         );
       }
-      await store.mails.markSent('mail_sent', at(2));
-      await store.mails.markFailed('mail_failed', 'refused');
-      await store.mails.markSent('mail_recent', at(131));
+      await store.mails.claim({ id: 'c', now: at(130), until: at(140) }, 10);
+      await store.mails.markSent('mail_sent', 'c', at(2));
+      await store.mails.markFailed('mail_failed', 'c', 'refused');
+      await store.mails.markSent('mail_recent', 'c', at(131));
       expect(await store.mails.purgeFinished(at(120), 10)).toBe(2);
       expect((await store.mails.due(at(200), 10)).map((m) => m.id)).toEqual(['mail_pending']);
       expect(await store.mails.purgeFinished(at(200), 10)).toBe(1);

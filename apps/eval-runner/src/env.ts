@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
-import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 
 const schema = z.object({
-  CORE_PORT: port(8081),
-  CORE_URL: httpUrl.optional(),
+  ...coreUrlVariables,
   /** The gateway's port on this host: refused to tool calls, like core's. */
   PORT: port(8080),
   /** How long the runner waits before asking core again after core did not answer, in milliseconds. */
@@ -25,7 +24,8 @@ const schema = z.object({
 });
 
 export interface RunnerEnv {
-  coreUrl: string;
+  /** The cores the runner works for: it moves to the next when the one it calls cannot be reached. */
+  coreUrls: string[];
   pollMs: number;
   concurrency: number;
   secretKey: Buffer;
@@ -35,10 +35,10 @@ export interface RunnerEnv {
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): RunnerEnv {
   const parsed = loadEnv(schema, env);
-  const coreUrl = parsed.CORE_URL ?? `http://127.0.0.1:${parsed.CORE_PORT}`;
-  const corePort = Number(new URL(coreUrl).port || (coreUrl.startsWith('https:') ? 443 : 80));
+  const coreUrls = coreUrlsOf(parsed);
+  const corePorts = coreUrls.map((url) => Number(new URL(url).port || (url.startsWith('https:') ? 443 : 80)));
   return {
-    coreUrl,
+    coreUrls,
     pollMs: parsed.EVAL_RUNNER_POLL_MS,
     concurrency: parsed.EVAL_CONCURRENCY,
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),
@@ -46,6 +46,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): RunnerEnv {
       openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
       anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
     },
-    egress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, platformPorts: new Set([corePort, parsed.PORT]) },
+    egress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, platformPorts: new Set([...corePorts, parsed.PORT]) },
   };
 }

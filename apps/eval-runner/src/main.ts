@@ -5,6 +5,6 @@ import { startRunner } from './runner.ts';
 await runMain('eval-runner', async (log) => {
   const env = readEnv();
   const runner = startRunner({ ...env, log });
-  log.info({ core: env.coreUrl, concurrency: env.concurrency }, 'eval runner started');
+  log.info({ cores: env.coreUrls, concurrency: env.concurrency }, 'eval runner started');
   return () => runner.stop();
 });

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import type { AppRouter } from '@svc/core';
-import { deriveInternalToken, internalTokenHeader, type Logger } from '@svc/server-kit';
+import { createCoreFailover, deriveInternalToken, internalTokenHeader, type Logger } from '@svc/server-kit';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
 
 export interface RunnerOptions {
-  coreUrl: string;
+  /** The cores to work for: the runner moves to the next when the one it calls cannot be reached. */
+  coreUrls: string[];
   /** How long to wait before asking core again after it did not answer. */
   pollMs: number;
   /** Core's SVC_SECRET_KEY: core answers only calls with the internal token derived from it. */
@@ -51,25 +52,29 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * dies is leased again by another runner once its lease expires, and core refuses a report on a lost lease.
  */
 export function startRunner({
-  coreUrl,
+  coreUrls,
   pollMs,
   secretKey,
   log,
   concurrency = 8,
   providers = {},
-  egress = { allowPrivateNetworks: false, platformPorts: new Set([Number(new URL(coreUrl).port)]) },
+  egress = { allowPrivateNetworks: false, platformPorts: new Set(coreUrls.map((url) => Number(new URL(url).port))) },
   stopGraceMs = 10_000,
 }: RunnerOptions): Runner {
   const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };
-  const core = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${coreUrl}/trpc`, headers })] });
+  const failover = createCoreFailover(coreUrls);
+  const url = `${coreUrls[0]}/trpc`;
+  const core = createTRPCClient<AppRouter>({ links: [httpLink({ url, headers, fetch: failover.fetch() })] });
   // Long polls on connections of their own, closed on stop: a poll left waiting never holds core's shutdown up.
   const polls = new Agent();
   const poll = createTRPCClient<AppRouter>({
     links: [
       httpLink({
-        url: `${coreUrl}/trpc`,
+        url,
         headers,
-        fetch: (url, init) => undiciFetch(url as string, { ...(init as object), dispatcher: polls }) as unknown as Promise<Response>,
+        fetch: failover.fetch(
+          (input, init) => undiciFetch(input, { ...(init as object), dispatcher: polls }) as unknown as Promise<Response>,
+        ),
       }),
     ],
   });
@@ -196,7 +201,7 @@ export function startRunner({
       try {
         if (!reachable) {
           await core.health.ping.query(undefined, { signal: stopping.signal });
-          log.info({ core: coreUrl, runner: name, concurrency }, 'eval runner connected to core');
+          log.info({ core: failover.current(), runner: name, concurrency }, 'eval runner connected to core');
           reachable = true;
           refused = false;
           markConnected();
@@ -205,9 +210,9 @@ export function startRunner({
       } catch (error) {
         if (stopping.signal.aborted) break;
         if (refusedByCore(error)) {
-          if (!refused) log.error({ core: coreUrl }, "core refused the runner: its SVC_SECRET_KEY is not core's; retrying");
+          if (!refused) log.error({ core: failover.current() }, "core refused the runner: its SVC_SECRET_KEY is not core's; retrying");
           refused = true;
-        } else if (reachable) log.warn({ core: coreUrl, err: error }, 'core unreachable; retrying');
+        } else if (reachable) log.warn({ core: failover.current(), err: error }, 'core unreachable; retrying');
         reachable = false;
         await sleep(pollMs, stopping.signal);
       }

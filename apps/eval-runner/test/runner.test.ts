@@ -41,7 +41,7 @@ function runMain(env: NodeJS.ProcessEnv) {
 
 it('connects to core, keeps polling, and stops promptly', async () => {
   const { core, secretKey } = await startCoreAlone();
-  const runner = startRunner({ coreUrl: core.url, pollMs: 60_000, secretKey, log });
+  const runner = startRunner({ coreUrls: [core.url], pollMs: 60_000, secretKey, log });
   await runner.connected;
   const started = Date.now();
   await runner.stop();
@@ -53,7 +53,7 @@ it('waits for a core that starts later', async () => {
   const port = await freePort();
   const secretKey = randomBytes(32);
   const { lines, log: runnerLog } = capture();
-  const runner = startRunner({ coreUrl: `http://127.0.0.1:${port}`, pollMs: 50, secretKey, log: runnerLog });
+  const runner = startRunner({ coreUrls: [`http://127.0.0.1:${port}`], pollMs: 50, secretKey, log: runnerLog });
   let connected = false;
   void runner.connected.then(() => (connected = true));
   const core = await startCore({ dataDir: tempDir(), port, secretKey, log });
@@ -67,7 +67,7 @@ it('waits for a core that starts later', async () => {
 it('is refused by a core whose key is not its own, and says which setting differs', async () => {
   const { core } = await startCoreAlone();
   const { lines, log: runnerLog } = capture();
-  const runner = startRunner({ coreUrl: core.url, pollMs: 50, secretKey: randomBytes(32), log: runnerLog });
+  const runner = startRunner({ coreUrls: [core.url], pollMs: 50, secretKey: randomBytes(32), log: runnerLog });
   let connected = false;
   void runner.connected.then(() => (connected = true));
   await expect.poll(() => lines.join('')).toContain("core refused the runner: its SVC_SECRET_KEY is not core's");
@@ -91,9 +91,8 @@ it('refuses to start without SVC_SECRET_KEY outside local mode (exit 78, naming 
   expect(runner.output().err).toContain('SVC_SECRET_KEY: required outside local mode');
 }, 30_000);
 
-it('finishes the cases it is replaying when stopped, and reports them before it stops', async () => {
-  const model = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: 300 }));
-  const { core, secretKey } = await startCoreAlone();
+/** A workspace with one agent and one two-turn case, and a run of it started. */
+async function startEvalRun(core: Awaited<ReturnType<typeof startCore>>) {
   const { services } = core;
   const owner = await services.identity.findOrCreateUser('ada@example.com');
   const workspace = await services.workspaces.create(owner.id, { slug: 'acme' });
@@ -111,9 +110,17 @@ it('finishes the cases it is replaying when stopped, and reports them before it 
     expected: 'Says "tomorrow".',
   });
   const run = await services.evalRuns.start(workspace, owner.email, {});
+  return { workspace, run };
+}
+
+it('finishes the cases it is replaying when stopped, and reports them before it stops', async () => {
+  const model = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: 300 }));
+  const { core, secretKey } = await startCoreAlone();
+  const { services } = core;
+  const { workspace, run } = await startEvalRun(core);
 
   const runner = startRunner({
-    coreUrl: core.url,
+    coreUrls: [core.url],
     pollMs: 50,
     secretKey,
     log,
@@ -126,3 +133,35 @@ it('finishes the cases it is replaying when stopped, and reports them before it 
   await core.stop();
   await model.close();
 });
+
+it('finishes a run on the second of its cores when nothing answers at the first', async () => {
+  const model = await startFakeProvider(() => chatCompletion('Your order ships tomorrow.'));
+  const { core, secretKey } = await startCoreAlone();
+  const { workspace, run } = await startEvalRun(core);
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  const { lines, log: runnerLog } = capture();
+  const runner = startRunner({
+    coreUrls: [dead, core.url],
+    pollMs: 50,
+    secretKey,
+    log: runnerLog,
+    providers: { openai: { baseURL: `${model.url}/v1` } },
+  });
+  await expect
+    .poll(() => core.services.evalRuns.get(workspace.id, run.id), { timeout: 10_000 })
+    .toMatchObject({ finished: true, done: 1, passed: 1 });
+  expect(lines.join('')).toContain(`"core":"${core.url}"`);
+  await runner.stop();
+  await core.stop();
+  await model.close();
+}, 20_000);
+
+it('reads its cores from CORE_URLS as its own process, and works for a live one after a dead one', async () => {
+  const { core, secretKey } = await startCoreAlone();
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  const runner = runMain({ CORE_URLS: `${dead}, ${core.url}`, SVC_SECRET_KEY: secretKey.toString('base64') });
+  await expect.poll(() => runner.output().out, { timeout: 20_000 }).toContain('connected to core');
+  runner.child.kill('SIGTERM');
+  expect(await runner.exited).toBe(0);
+  await core.stop();
+}, 30_000);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 
 const schema = z
@@ -7,20 +7,7 @@ const schema = z
     PORT: port(8080),
     /** The address the gateway listens on; local mode keeps to loopback unless told otherwise. */
     HOST: z.string().min(1).optional(),
-    CORE_PORT: port(8081),
-    /** Where core listens; defaults to the loopback address and CORE_PORT. */
-    CORE_URL: httpUrl.optional(),
-    /** Several cores, comma-separated: calls take turns among those that are up. Overrides CORE_URL. */
-    CORE_URLS: z
-      .string()
-      .optional()
-      .transform((list) =>
-        list
-          ?.split(',')
-          .map((url) => url.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(httpUrl).min(1, 'expected one or more core URLs, comma-separated').optional()),
+    ...coreUrlVariables,
     /** The address users reach the gateway at; every link the platform builds starts with it. */
     SVC_PUBLIC_URL: httpUrl.optional(),
     SVC_LOCAL_MODE: flag,
@@ -31,7 +18,7 @@ const schema = z
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST ?? (env.SVC_LOCAL_MODE ? '127.0.0.1' : undefined),
-    coreUrls: env.CORE_URLS ?? [env.CORE_URL ?? `http://127.0.0.1:${env.CORE_PORT}`],
+    coreUrls: coreUrlsOf(env),
     publicUrl: env.SVC_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     localMode: env.SVC_LOCAL_MODE,
     secretKeyValue: env.SVC_SECRET_KEY,

@@ -94,7 +94,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     options.evalConcurrency === 0
       ? undefined
       : startRunner({
-          coreUrl: core.url,
+          coreUrls: [core.url],
           pollMs: 100,
           secretKey,
           concurrency: options.evalConcurrency,

@@ -1,5 +1,5 @@
 import type { AppRouter } from '@svc/core';
-import { deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
+import { createCoreFailover, deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 
@@ -13,19 +13,25 @@ export interface CoreConnection {
   close(): Promise<void>;
 }
 
-/** Core over HTTP in tRPC's protocol, with the internal token derived from core's SVC_SECRET_KEY. */
-export function connectCore(coreUrl: string, secretKey: Buffer): CoreConnection {
+/**
+ * Core over HTTP in tRPC's protocol, with the internal token derived from core's SVC_SECRET_KEY: one of `coreUrls`,
+ * the next when the one called cannot be reached.
+ */
+export function connectCore(coreUrls: string[], secretKey: Buffer): CoreConnection {
   const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };
-  const url = `${coreUrl}/trpc`;
+  const failover = createCoreFailover(coreUrls);
+  const url = `${coreUrls[0]}/trpc`;
   const polls = new Agent();
   return {
-    core: createTRPCClient<AppRouter>({ links: [httpLink({ url, headers })] }),
+    core: createTRPCClient<AppRouter>({ links: [httpLink({ url, headers, fetch: failover.fetch() })] }),
     poll: createTRPCClient<AppRouter>({
       links: [
         httpLink({
           url,
           headers,
-          fetch: (input, init) => undiciFetch(input as string, { ...(init as object), dispatcher: polls }) as unknown as Promise<Response>,
+          fetch: failover.fetch(
+            (input, init) => undiciFetch(input, { ...(init as object), dispatcher: polls }) as unknown as Promise<Response>,
+          ),
         }),
       ],
     }),

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -9,8 +9,7 @@ const schema = z.object({
   /** GitHub Enterprise Server's API (`https://HOST/api/v3`), or a fake GitHub in tests. */
   GITHUB_API_URL: httpUrl.default('https://api.github.com'),
   GITHUB_APP_PORT: port(8082),
-  CORE_PORT: port(8081),
-  CORE_URL: httpUrl.optional(),
+  ...coreUrlVariables,
   /** Core's: the app presents the internal token derived from it on every call to core. */
   SVC_SECRET_KEY: z.string().optional(),
   SVC_LOCAL_MODE: flag,
@@ -25,7 +24,8 @@ export interface GithubAppEnv {
   secret: string;
   baseUrl: string;
   port: number;
-  coreUrl: string;
+  /** The cores the app works for: it moves to the next when the one it calls cannot be reached. */
+  coreUrls: string[];
   secretKey: Buffer;
   pollMs: number;
 }
@@ -39,7 +39,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
     secret: parsed.GITHUB_WEBHOOK_SECRET,
     baseUrl: parsed.GITHUB_API_URL,
     port: parsed.GITHUB_APP_PORT,
-    coreUrl: parsed.CORE_URL ?? `http://127.0.0.1:${parsed.CORE_PORT}`,
+    coreUrls: coreUrlsOf(parsed),
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),
     pollMs: parsed.GITHUB_APP_POLL_MS,
   };

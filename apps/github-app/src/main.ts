@@ -6,7 +6,7 @@ await runMain('github-app', async (log) => {
   const env = readEnv();
   const app = await createGithubApp({ ...env, log });
   const port = await listen(app.server, env.port, undefined, 'GITHUB_APP_PORT');
-  log.info({ port, webhooks: webhooksPath, api: env.baseUrl, core: env.coreUrl }, 'GitHub App listening');
+  log.info({ port, webhooks: webhooksPath, api: env.baseUrl, cores: env.coreUrls }, 'GitHub App listening');
   return async () => {
     await closeServer(app.server);
     await app.stop();

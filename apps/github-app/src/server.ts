@@ -18,7 +18,8 @@ export interface GithubAppOptions {
   secret: string;
   /** GitHub's REST API. */
   baseUrl: string;
-  coreUrl: string;
+  /** The cores to call, the next when one cannot be reached. */
+  coreUrls: string[];
   secretKey: Buffer;
   pollMs: number;
   /** How long one request for core's events waits when there is none (25 s unless told). */
@@ -57,7 +58,7 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 export async function createGithubApp(options: GithubAppOptions): Promise<GithubApp> {
   const { appId, privateKey, secret, baseUrl, log } = options;
   const probot = new Probot({ appId, privateKey, secret, baseUrl, log, Octokit: options.Octokit ?? githubOctokit() });
-  const connection = connectCore(options.coreUrl, options.secretKey);
+  const connection = connectCore(options.coreUrls, options.secretKey);
   const middleware = await createNodeMiddleware(svcApp(connection.core), { probot, webhooksPath });
 
   const server = createServer((req, res) => {

@@ -23,7 +23,7 @@ it("refuses to start without core's SVC_SECRET_KEY outside local mode (exit 78, 
   expect(err).not.toContain('PRIVATE KEY');
 }, 30_000);
 
-it('runs as its own process: a signed pull_request webhook ends in one comment with the finished run', async () => {
+it('runs as its own process: a signed pull_request webhook ends in one comment with the finished run, on the live one of its cores', async () => {
   const world = await startWorld(); // with an eval runner that replays the run
   const head = 'c'.repeat(40);
   const github = await startFakeGithub({ repository, pullNumber: 7, head, files: agentFiles() });
@@ -36,7 +36,8 @@ it('runs as its own process: a signed pull_request webhook ends in one comment w
       GITHUB_WEBHOOK_SECRET: webhookSecret,
       GITHUB_API_URL: github.url,
       GITHUB_APP_PORT: String(port),
-      CORE_URL: world.platform.core.url,
+      // Nothing answers at the first core: the app works with the second.
+      CORE_URLS: `http://127.0.0.1:${await freePort()},${world.platform.core.url}`,
       SVC_SECRET_KEY: world.platform.secretKey.toString('base64'),
       LOG_LEVEL: 'info',
     },

@@ -41,7 +41,7 @@ export async function startApp(platform: TestPlatform): Promise<RunningApp> {
     privateKey: privateKeyPem,
     secret: webhookSecret,
     baseUrl: api,
-    coreUrl: platform.core.url,
+    coreUrls: [platform.core.url],
     secretKey: platform.secretKey,
     pollMs: 50,
     // Core keeps answering a stopped app's last request for events until this passes: short, for restart tests.

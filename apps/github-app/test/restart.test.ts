@@ -59,7 +59,7 @@ it('a new app process writes the result of a run that finished while the app tha
 
   // The run finishes with no app running.
   const runner = startRunner({
-    coreUrl: world.platform.core.url,
+    coreUrls: [world.platform.core.url],
     secretKey: world.platform.secretKey,
     pollMs: 50,
     log: createLogger('eval-runner', { LOG_LEVEL: 'silent' }),

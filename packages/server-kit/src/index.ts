@@ -3,3 +3,4 @@ export * from './lifecycle.ts';
 export * from './logger.ts';
 export * from './internal-auth.ts';
 export * from './secret-key.ts';
+export * from './core-urls.ts';

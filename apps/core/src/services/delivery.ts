@@ -25,11 +25,10 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
     {
       claim: (claim, limit) => store.outbox.claim(claim, limit),
       deadline: (message) => message.codeExpiresAt,
-      async deliver(message) {
+      async deliver(message, claimId) {
         const sender = await senders.resolve(message.workspaceId);
         if (!sender || !message.codeSealed) {
-          await store.outbox.markFailed(message.id, 'no sender is configured for this workspace', now());
-          return;
+          return store.outbox.markFailed(message.id, claimId, 'no sender is configured for this workspace', now());
         }
         const result = await messenger(sender, {
           to: message.phoneNumber,
@@ -38,11 +37,11 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
           workspaceId: message.workspaceId,
           ttlMinutes: Math.round(config.otp.ttlSeconds / 60),
         });
-        await store.outbox.markSent(message.id, result.providerMessageId, now());
         log.info({ verification: message.verificationId, sender: sender.kind }, 'code sent');
+        return store.outbox.markSent(message.id, claimId, result.providerMessageId, now());
       },
-      retry: (message, next, reason) => store.outbox.markRetry(message.id, next, reason),
-      fail: (message, reason) => store.outbox.markFailed(message.id, reason, now()),
+      retry: (message, claimId, next, reason) => store.outbox.markRetry(message.id, claimId, next, reason),
+      fail: (message, claimId, reason) => store.outbox.markFailed(message.id, claimId, reason, now()),
     },
     { name: 'messages', ...config.delivery, clock, log },
   );

@@ -24,7 +24,7 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
   const transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : undefined;
   const now = () => clock().toISOString();
 
-  async function send(mail: MailRecord): Promise<void> {
+  async function send(mail: MailRecord, claimId: string): Promise<boolean> {
     if (!mail.bodySealed) throw new DeliveryError('the mail body is gone', false);
     const { text, html } = JSON.parse(keyring.decrypt(mail.bodySealed)) as { text: string; html: string };
     if (transport) {
@@ -39,8 +39,8 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
     } else {
       throw new DeliveryError('no SMTP_URL is configured', false);
     }
-    await store.mails.markSent(mail.id, now());
     log.info({ mail: mail.id }, 'mail sent'); // not the subject: a sign-in mail's carries the user code
+    return store.mails.markSent(mail.id, claimId, now());
   }
 
   const loop = createOutboxLoop<MailRecord>(
@@ -49,8 +49,8 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
       // Every mail carries a link: once it expires, the mail is of no use. Most are sign-in links.
       deadline: (mail) => mail.deliverUntil ?? new Date(Date.parse(mail.createdAt) + signInLinkLifetimeMs).toISOString(),
       deliver: send,
-      retry: (mail, next, reason) => store.mails.markRetry(mail.id, next, reason),
-      fail: (mail, reason) => store.mails.markFailed(mail.id, reason),
+      retry: (mail, claimId, next, reason) => store.mails.markRetry(mail.id, claimId, next, reason),
+      fail: (mail, claimId, reason) => store.mails.markFailed(mail.id, claimId, reason),
     },
     { name: 'mails', ...config.delivery, clock, log },
   );

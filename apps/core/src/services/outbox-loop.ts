@@ -25,10 +25,13 @@ export interface OutboxHandlers<T extends OutboxItem> {
   claim(claim: Claim, limit: number): Promise<T[]>;
   /** When the item stops being of use (its code or link expires): it is tried until then, never after. */
   deadline(item: T): string;
-  /** Sends one item and records it sent; throws to have it retried or given up on. */
-  deliver(item: T): Promise<void>;
-  retry(item: T, nextAttemptAt: string, reason: string): Promise<void>;
-  fail(item: T, reason: string): Promise<void>;
+  /**
+   * Sends one item and records it sent under the claim `claimId`; throws to have it retried or given up on. Like
+   * `retry` and `fail`, answers whether the record applied: false when the claim ended and another claimer holds the item.
+   */
+  deliver(item: T, claimId: string): Promise<boolean>;
+  retry(item: T, claimId: string, nextAttemptAt: string, reason: string): Promise<boolean>;
+  fail(item: T, claimId: string, reason: string): Promise<boolean>;
 }
 
 export interface OutboxLoopOptions {
@@ -75,32 +78,38 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
   let again = false;
   let stopped = false;
 
-  async function attempt(item: T): Promise<void> {
+  /** A record refused: this core's claim ended, and the claimer that holds the item now records its outcome. */
+  function claimLost(item: T, outcome: string): void {
+    log.warn({ outbox: name, id: item.id, outcome }, 'claim lost before the outcome was recorded; another core holds the item');
+  }
+
+  async function attempt(item: T, claimId: string): Promise<void> {
     const deadline = Date.parse(handlers.deadline(item));
     if (clock().getTime() >= deadline) {
-      await handlers.fail(item, expired(item.lastError));
-      log.warn({ outbox: name, id: item.id, attempts: item.attempts }, 'expired before it could be delivered');
+      if (await handlers.fail(item, claimId, expired(item.lastError))) {
+        log.warn({ outbox: name, id: item.id, attempts: item.attempts }, 'expired before it could be delivered');
+      } else claimLost(item, 'expired');
       return;
     }
     try {
-      await handlers.deliver(item);
+      if (!(await handlers.deliver(item, claimId))) claimLost(item, 'sent');
     } catch (error) {
       const retryable = !(error instanceof DeliveryError) || error.retryable;
       const reason = (error as Error).message;
       const attempts = item.attempts + 1;
       const next = clock().getTime() + backoffMs(attempts, options.backoffBaseMs, options.maxBackoffMs);
       if (retryable && next < deadline) {
-        await handlers.retry(item, new Date(next).toISOString(), reason);
-        log.warn({ outbox: name, id: item.id, attempts, reason }, 'send failed; will retry');
-      } else {
-        await handlers.fail(item, retryable ? expired(reason) : reason);
+        if (await handlers.retry(item, claimId, new Date(next).toISOString(), reason)) {
+          log.warn({ outbox: name, id: item.id, attempts, reason }, 'send failed; will retry');
+        } else claimLost(item, 'retry');
+      } else if (await handlers.fail(item, claimId, retryable ? expired(reason) : reason)) {
         log.warn({ outbox: name, id: item.id, attempts, reason }, 'send failed; giving up');
-      }
+      } else claimLost(item, 'failed');
     }
   }
 
-  function send(item: T): void {
-    const sending = attempt(item)
+  function send(item: T, claimId: string): void {
+    const sending = attempt(item, claimId)
       .catch((error: unknown) => log.error({ err: error, outbox: name, id: item.id }, 'outbox send failed'))
       .finally(() => {
         inFlight.delete(item.id);
@@ -116,7 +125,7 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
     const now = clock().getTime();
     const claim = { id: randomUUID(), now: new Date(now).toISOString(), until: new Date(now + claimMs).toISOString() };
     // An item still in flight here when its claim ended may come back: it is sent once, by the send under way.
-    for (const item of await handlers.claim(claim, room)) if (!inFlight.has(item.id)) send(item);
+    for (const item of await handlers.claim(claim, room)) if (!inFlight.has(item.id)) send(item, claim.id);
   }
 
   /**

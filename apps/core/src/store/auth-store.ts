@@ -102,9 +102,10 @@ export interface AuthStore {
     due(now: string, limit: number): Promise<MailRecord[]>;
     /** Claims due mails as `outbox.claim` claims messages. */
     claim(claim: Claim, limit: number): Promise<MailRecord[]>;
-    markSent(id: string, at: string): Promise<void>;
-    markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;
-    markFailed(id: string, error: string): Promise<void>;
+    /** Record an outcome as `outbox.markSent` etc. do: only under the claim `claimId`, answering whether it applied. */
+    markSent(id: string, claimId: string, at: string): Promise<boolean>;
+    markRetry(id: string, claimId: string, nextAttemptAt: string, error: string): Promise<boolean>;
+    markFailed(id: string, claimId: string, error: string): Promise<boolean>;
     /** Deletes at most `limit` mails queued before `before` that are no longer pending; answers how many. */
     purgeFinished(before: string, limit: number): Promise<number>;
   };

@@ -170,10 +170,13 @@ export interface MessagingStore {
      * `claim.until`: another claimer gets none of them before then, even in another core.
      */
     claim(claim: Claim, limit: number): Promise<DueMessage[]>;
-    /** Records a delivery outcome on the message and on its verification, atomically. */
-    markSent(id: string, providerMessageId: string, at: string): Promise<void>;
-    markRetry(id: string, nextAttemptAt: string, error: string): Promise<void>;
-    markFailed(id: string, error: string, at: string): Promise<void>;
+    /**
+     * Records a delivery outcome on the message and on its verification, atomically, when the claim `claimId` still
+     * holds the message; answers false, changing nothing, when it does not (it ended and another claimer took it).
+     */
+    markSent(id: string, claimId: string, providerMessageId: string, at: string): Promise<boolean>;
+    markRetry(id: string, claimId: string, nextAttemptAt: string, error: string): Promise<boolean>;
+    markFailed(id: string, claimId: string, error: string, at: string): Promise<boolean>;
     /** The verification a provider's message id belongs to. */
     findByProviderMessageId(providerMessageId: string): Promise<OutboxMessage | undefined>;
     setDeliveryStatus(verificationId: string, status: DeliveryStatus, error: string | null, at: string): Promise<void>;

@@ -133,31 +133,34 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
           return claimed.map((mail) => ({ ...mail, claimId: claim.id, claimedUntil: claim.until }));
         });
       },
-      async markSent(id, at) {
-        await write(() =>
-          db
-            .update(mailOutbox)
-            .set({ status: 'sent', sentAt: at, bodySealed: null, claimId: null, claimedUntil: null })
-            .where(eq(mailOutbox.id, id))
-            .run(),
+      markSent(id, claimId, at) {
+        return write(
+          () =>
+            db
+              .update(mailOutbox)
+              .set({ status: 'sent', sentAt: at, bodySealed: null, claimId: null, claimedUntil: null })
+              .where(and(eq(mailOutbox.id, id), eq(mailOutbox.claimId, claimId), eq(mailOutbox.status, 'pending')))
+              .run().changes > 0,
         );
       },
-      async markRetry(id, nextAttemptAt, error) {
-        await write(() =>
-          db
-            .update(mailOutbox)
-            .set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
-            .where(eq(mailOutbox.id, id))
-            .run(),
+      markRetry(id, claimId, nextAttemptAt, error) {
+        return write(
+          () =>
+            db
+              .update(mailOutbox)
+              .set({ nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
+              .where(and(eq(mailOutbox.id, id), eq(mailOutbox.claimId, claimId), eq(mailOutbox.status, 'pending')))
+              .run().changes > 0,
         );
       },
-      async markFailed(id, error) {
-        await write(() =>
-          db
-            .update(mailOutbox)
-            .set({ status: 'failed', lastError: error, bodySealed: null, claimId: null, claimedUntil: null })
-            .where(eq(mailOutbox.id, id))
-            .run(),
+      markFailed(id, claimId, error) {
+        return write(
+          () =>
+            db
+              .update(mailOutbox)
+              .set({ status: 'failed', lastError: error, bodySealed: null, claimId: null, claimedUntil: null })
+              .where(and(eq(mailOutbox.id, id), eq(mailOutbox.claimId, claimId), eq(mailOutbox.status, 'pending')))
+              .run().changes > 0,
         );
       },
       purgeFinished(before, limit) {

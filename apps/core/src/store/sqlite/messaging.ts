@@ -158,7 +158,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       claimId: null,
       claimedUntil: null,
     })
-    .where(eq(messageOutbox.id, p('id')))
+    .where(and(eq(messageOutbox.id, p('id')), eq(messageOutbox.claimId, p('claimId')), eq(messageOutbox.status, 'pending')))
     .returning({ verificationId: messageOutbox.verificationId })
     .prepare();
   const recordDelivery = db
@@ -177,17 +177,25 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
   };
 
   /** Finishes a message (sent or given up on): its code is no longer kept, and its verification says so. */
-  const finish = (id: string, outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string }) =>
+  /** Finishes a message held by `claimId`; answers false, changing nothing, when that claim does not hold it any more. */
+  const finish = (
+    id: string,
+    claimId: string,
+    outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string },
+  ) =>
     write(() => {
       const error = outcome.error ?? null;
       const message = finishMessage.get({
         id,
+        claimId,
         status: outcome.status,
         providerMessageId: outcome.providerMessageId ?? null,
         error,
         sentAt: outcome.status === 'sent' ? outcome.at : null,
       });
-      if (message) recordDelivery.run({ id: message.verificationId, status: outcome.status, error, at: outcome.at });
+      if (!message) return false;
+      recordDelivery.run({ id: message.verificationId, status: outcome.status, error, at: outcome.at });
+      return true;
     });
 
   return {
@@ -270,19 +278,20 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
           return claimed.map((message) => ({ ...message, claimId: claim.id, claimedUntil: claim.until }));
         });
       },
-      async markSent(id, providerMessageId, at) {
-        await finish(id, { status: 'sent', providerMessageId, at });
+      markSent(id, claimId, providerMessageId, at) {
+        return finish(id, claimId, { status: 'sent', providerMessageId, at });
       },
-      async markFailed(id, error, at) {
-        await finish(id, { status: 'failed', error, at });
+      markFailed(id, claimId, error, at) {
+        return finish(id, claimId, { status: 'failed', error, at });
       },
-      async markRetry(id, nextAttemptAt, error) {
-        await write(() =>
-          db
-            .update(messageOutbox)
-            .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
-            .where(eq(messageOutbox.id, id))
-            .run(),
+      markRetry(id, claimId, nextAttemptAt, error) {
+        return write(
+          () =>
+            db
+              .update(messageOutbox)
+              .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
+              .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), eq(messageOutbox.status, 'pending')))
+              .run().changes > 0,
         );
       },
       async findByProviderMessageId(providerMessageId) {
