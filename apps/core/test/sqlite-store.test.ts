@@ -21,6 +21,17 @@ import { tempDir } from './temp-dir.ts';
 
 const tempFile = () => join(tempDir(), 'svc.db');
 
+/** A new store's database, migrated, opened read-only to read its query plans. */
+function migratedDatabase(): Database.Database {
+  const file = tempFile();
+  createSqliteStore(file).close();
+  return new Database(file, { readonly: true });
+}
+
+/** How SQLite runs a query, its steps joined: which index it reads, and whether it sorts. */
+const queryPlan = (db: Database.Database, query: string, ...params: unknown[]) =>
+  (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
+
 describeStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
 describeSenderStoreContract('sqlite', () => createSqliteStore(tempFile()));
@@ -111,11 +122,8 @@ it('rolls back only the write that failed, and commits the rest of its group', a
 });
 
 it('finds outbox messages through indexes: due ones, a verification’s, and one by its provider id', () => {
-  const file = tempFile();
-  createSqliteStore(file).close();
-  const db = new Database(file, { readonly: true });
-  const plan = (query: string) =>
-    (db.prepare(`explain query plan ${query}`).all('a', 'b') as { detail: string }[]).map((row) => row.detail).join('; ');
+  const db = migratedDatabase();
+  const plan = (query: string) => queryPlan(db, query, 'a', 'b');
   expect(plan(`select * from message_outbox where status = 'pending' and next_attempt_at <= ? limit ?`)).toContain(
     'USING INDEX message_outbox_due_idx',
   );
@@ -134,11 +142,8 @@ it('finds outbox messages through indexes: due ones, a verification’s, and one
 });
 
 it('finds eval work and runs through indexes: open executions per run in lease order, open runs, latest finished, lists', () => {
-  const file = tempFile();
-  createSqliteStore(file).close();
-  const db = new Database(file, { readonly: true });
-  const plan = (query: string, ...params: unknown[]) =>
-    (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
+  const db = migratedDatabase();
+  const plan = (query: string, ...params: unknown[]) => queryPlan(db, query, ...params);
   const readsInOrder = (index: string, query: string, ...params: unknown[]) => {
     const found = plan(query, ...params);
     expect(found).toContain(`USING INDEX ${index}`);
@@ -181,11 +186,8 @@ it('finds eval work and runs through indexes: open executions per run in lease o
 });
 
 it('finds GitHub links and installations by repository whatever its case, and events to claim, through indexes', () => {
-  const file = tempFile();
-  createSqliteStore(file).close();
-  const db = new Database(file, { readonly: true });
-  const plan = (query: string, ...params: unknown[]) =>
-    (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
+  const db = migratedDatabase();
+  const plan = (query: string, ...params: unknown[]) => queryPlan(db, query, ...params);
   expect(plan('select * from github_links where lower(repository) = lower(?)', 'Acme/Bot')).toContain(
     'USING INDEX github_links_repository_idx',
   );
