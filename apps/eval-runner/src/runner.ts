@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import type { AppRouter } from '@svc/core';
-import { createCoreFailover, deriveInternalToken, internalTokenHeader, type Logger } from '@svc/server-kit';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { createCoreFailover, deriveInternalToken, internalTokenHeader, type Logger, runCoreLoop, sleep } from '@svc/server-kit';
+import { createTRPCClient, httpLink } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
 
@@ -31,19 +31,10 @@ export interface Runner {
   stop(): Promise<void>;
 }
 
-const refusedByCore = (error: unknown) =>
-  error instanceof TRPCClientError && (error.meta?.response as Response | undefined)?.status === 401;
-
 /** How long a lease request waits for work when there is none. */
 const longPollMs = 25_000;
 /** The most executions one lease request may ask for. */
 const maxLease = 64;
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 /**
  * The eval runner: stateless, any number of them. It long-polls core for case executions, keeping every slot busy
@@ -92,8 +83,6 @@ export function startRunner({
   const ahead = Math.max(2, Math.ceil(concurrency / 4));
 
   const stopping = new AbortController();
-  let markConnected: () => void = () => {};
-  const connected = new Promise<void>((resolve) => (markConnected = resolve));
   /** Leased and not yet reported, by execution id. */
   const held = new Map<string, LeasedExecution>();
   /** Leased, waiting for a slot. */
@@ -118,7 +107,7 @@ export function startRunner({
         return;
       } catch (error) {
         if (attempt >= 5 || !held.has(execution.id)) throw error;
-        await sleep(Math.min(pollMs, 1000) * attempt, new AbortController().signal);
+        await sleep(Math.min(pollMs, 1000) * attempt);
       }
     }
   }
@@ -194,30 +183,18 @@ export function startRunner({
     pump();
   }
 
-  const loop = (async () => {
-    let reachable = false;
-    let refused = false;
-    while (!stopping.signal.aborted) {
-      try {
-        if (!reachable) {
-          await core.health.ping.query(undefined, { signal: stopping.signal });
-          log.info({ core: failover.current(), runner: name, concurrency }, 'eval runner connected to core');
-          reachable = true;
-          refused = false;
-          markConnected();
-        }
-        await leaseMore();
-      } catch (error) {
-        if (stopping.signal.aborted) break;
-        if (refusedByCore(error)) {
-          if (!refused) log.error({ core: failover.current() }, "core refused the runner: its SVC_SECRET_KEY is not core's; retrying");
-          refused = true;
-        } else if (reachable) log.warn({ core: failover.current(), err: error }, 'core unreachable; retrying');
-        reachable = false;
-        await sleep(pollMs, stopping.signal);
-      }
-    }
-  })();
+  const { connected, done: loop } = runCoreLoop({
+    log,
+    pollMs,
+    signal: stopping.signal,
+    messages: {
+      connected: 'eval runner connected to core',
+      refused: "core refused the runner: its SVC_SECRET_KEY is not core's; retrying",
+    },
+    context: () => ({ core: failover.current(), runner: name, concurrency }),
+    ping: () => core.health.ping.query(undefined, { signal: stopping.signal }),
+    work: leaseMore,
+  });
 
   return {
     connected,

@@ -53,7 +53,3 @@ export function coreErrorOf(error: unknown): CoreError | undefined {
   if (!wire?.code) return { code: 'core_unreachable', message: `svc did not answer (${error.message}); push again to retry`, details: {} };
   return { code: wire.code, message: wire.message ?? wire.code, details: wire.details ?? {} };
 }
-
-/** Core refused the app's internal token: its SVC_SECRET_KEY is not core's. */
-export const refusedByCore = (error: unknown) =>
-  error instanceof TRPCClientError && (error.meta?.response as Response | undefined)?.status === 401;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '@svc/server-kit';
+import { type Logger, runCoreLoop } from '@svc/server-kit';
 import type { Probot } from 'probot';
 import { z } from 'zod';
-import { type CoreConnection, coreErrorOf, refusedByCore } from './core.ts';
+import { type CoreConnection, coreErrorOf } from './core.ts';
 import { syncFlagsIssue } from './flags-issue.ts';
 import { repoOf, statusOf } from './github.ts';
 import { onePullRequestAtATime, writeStickyComment } from './sticky-comment.ts';
@@ -33,12 +33,6 @@ export interface EventLoop {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-
 /**
  * Does what core asks of GitHub: it long-polls core's event outbox, handles each event (a finished run's result
  * into its pull request's comment, a repository's flags issue kept current), and marks it done, or gives it back
@@ -49,8 +43,6 @@ export function startEventLoop({ connection, probot, log, pollMs, waitMs = longP
   const { core, poll } = connection;
   const consumer = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const stopping = new AbortController();
-  let markConnected: () => void = () => {};
-  const connected = new Promise<void>((resolve) => (markConnected = resolve));
   let botLogin: string | undefined;
 
   /** The login of the issues and comments the app writes: its slug with `[bot]`. */
@@ -121,30 +113,18 @@ export function startEventLoop({ connection, probot, log, pollMs, waitMs = longP
     }
   }
 
-  const loop = (async () => {
-    let reachable = false;
-    let refused = false;
-    while (!stopping.signal.aborted) {
-      try {
-        if (!reachable) {
-          await core.health.ping.query(undefined, { signal: stopping.signal });
-          log.info({ consumer }, 'GitHub App connected to core');
-          reachable = true;
-          refused = false;
-          markConnected();
-        }
-        await claimAndHandle();
-      } catch (error) {
-        if (stopping.signal.aborted) break;
-        if (refusedByCore(error)) {
-          if (!refused) log.error("core refused the GitHub App: its SVC_SECRET_KEY is not core's; retrying");
-          refused = true;
-        } else if (reachable) log.warn({ err: error }, 'core unreachable; retrying');
-        reachable = false;
-        await sleep(pollMs, stopping.signal);
-      }
-    }
-  })();
+  const { connected, done: loop } = runCoreLoop({
+    log,
+    pollMs,
+    signal: stopping.signal,
+    messages: {
+      connected: 'GitHub App connected to core',
+      refused: "core refused the GitHub App: its SVC_SECRET_KEY is not core's; retrying",
+    },
+    context: () => ({ consumer }),
+    ping: () => core.health.ping.query(undefined, { signal: stopping.signal }),
+    work: claimAndHandle,
+  });
 
   return {
     connected,

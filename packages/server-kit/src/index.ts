@@ -4,3 +4,4 @@ export * from './logger.ts';
 export * from './internal-auth.ts';
 export * from './secret-key.ts';
 export * from './core-urls.ts';
+export * from './core-loop.ts';
