@@ -22,8 +22,6 @@ export interface EventLoopOptions {
   log: Logger;
   /** How long to wait before asking core again after it did not answer. */
   pollMs: number;
-  /** How long one claim request waits for an event when there is none. */
-  waitMs?: number;
 }
 
 export interface EventLoop {
@@ -39,7 +37,7 @@ export interface EventLoop {
  * to be retried later when it failed. A claimed event is core's until done: an app stopped mid-event leaves the
  * claim to expire, and another app process (or this one restarted) handles it.
  */
-export function startEventLoop({ connection, probot, log, pollMs, waitMs = longPollMs }: EventLoopOptions): EventLoop {
+export function startEventLoop({ connection, probot, log, pollMs }: EventLoopOptions): EventLoop {
   const { core, poll } = connection;
   const consumer = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const stopping = new AbortController();
@@ -87,7 +85,7 @@ export function startEventLoop({ connection, probot, log, pollMs, waitMs = longP
   }
 
   async function claimAndHandle(): Promise<void> {
-    const { events } = await poll.github.events.claim.mutate({ consumer, max: maxClaim, wait_ms: waitMs }, { signal: stopping.signal });
+    const { events } = await poll.github.events.claim.mutate({ consumer, max: maxClaim, wait_ms: longPollMs }, { signal: stopping.signal });
     for (const event of events) {
       if (stopping.signal.aborted) return; // the rest of the claims expire, and core hands them out again
       try {

@@ -22,8 +22,6 @@ export interface GithubAppOptions {
   coreUrls: string[];
   secretKey: Buffer;
   pollMs: number;
-  /** How long one request for core's events waits when there is none (25 s unless told). */
-  eventWaitMs?: number;
   log: Logger;
   /** Octokit with its throttling set up; tests pass one that does not space writes a second apart. */
   Octokit?: typeof ProbotOctokit;
@@ -86,7 +84,7 @@ export async function createGithubApp(options: GithubAppOptions): Promise<Github
     });
   });
 
-  const events = startEventLoop({ connection, probot, log, pollMs: options.pollMs, waitMs: options.eventWaitMs });
+  const events = startEventLoop({ connection, probot, log, pollMs: options.pollMs });
   return {
     probot,
     server,

@@ -44,8 +44,6 @@ export async function startApp(platform: TestPlatform): Promise<RunningApp> {
     coreUrls: [platform.core.url],
     secretKey: platform.secretKey,
     pollMs: 50,
-    // Core keeps answering a stopped app's last request for events until this passes: short, for restart tests.
-    eventWaitMs: 200,
     log: createLogger('github-app', { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv),
     Octokit: noPacing(),
   });

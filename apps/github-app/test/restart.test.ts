@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startRunner } from '@svc/eval-runner';
 import { createLogger } from '@svc/server-kit';
 import { removeTempDirs } from '@svc/testkit';
@@ -30,11 +29,10 @@ async function appProcess(): Promise<RunningApp> {
   return app;
 }
 
-/** Stops an app, and lets core answer the last request for events it had sent (core holds it up to 200 ms). */
+/** Stops an app: its last request for events ends with it, and core claims nothing for it. */
 async function stopApp(app: RunningApp): Promise<void> {
   await app.stop();
   apps.splice(apps.indexOf(app), 1);
-  await sleep(400);
 }
 
 function pullRequestEvent(head: string) {
