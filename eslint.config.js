@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', '**/.svc/', '**/drizzle/meta/', '**/bin/*.js'] },
+  { ignores: ['**/node_modules/', '**/dist/', '**/.svc/', '**/drizzle/meta/', '**/drizzle-pg/meta/', '**/bin/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -73,7 +73,7 @@ export async function startCore({
         await services.mailer.loop.stop();
         await services.retention.stop();
         await services.rateLimits.close();
-        store.close();
+        await store.close();
       })();
       return stopped;
     },

@@ -26,7 +26,7 @@ describe('developer tokens', () => {
     expect(user.email).toBe('ada@example.com');
     const { token } = await services.identity.issueToken(user.id, 'laptop');
     expect(token).toMatch(/^svc_[0-9A-Za-z]{40}$/);
-    services.store.close();
+    await services.store.close();
     expect(readFileSync(file).includes(token)).toBe(false);
     expect(readFileSync(`${file}-wal`, { flag: 'a+' }).includes(token)).toBe(false);
   });

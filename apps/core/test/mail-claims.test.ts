@@ -24,7 +24,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await Promise.all(mailers.splice(0).map((mailer) => mailer.loop.stop()));
-  store.close();
+  await store.close();
   await smtp.close();
 });
 

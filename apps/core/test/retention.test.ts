@@ -106,7 +106,7 @@ describe('the retention job', () => {
     expect(await services.retention.run()).toMatchObject({ device_authorizations: 0, login_links: 0, sessions: 1, idempotency_keys: 1 });
     now = new Date(now.getTime() + 2 * minute);
     expect(await services.retention.run()).toMatchObject({ device_authorizations: 1, login_links: 1, sessions: 0, idempotency_keys: 0 });
-    store.close();
+    await store.close();
   });
 
   it('deletes the daily digest’s days after 30 days, but keeps the latest mailed one, where the next mail starts', async () => {
@@ -129,7 +129,7 @@ describe('the retention job', () => {
     // The 15th is 30 days back in Santiago, and stays; the 1st can be claimed anew.
     expect(await claim('2026-04-15')).toBe(false);
     expect(await claim('2026-04-01')).toBe(true);
-    store.close();
+    await store.close();
   });
 
   it('runs when core starts, so rows left by a core that was down go at once', async () => {
@@ -140,7 +140,7 @@ describe('the retention job', () => {
     await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: now.toISOString() }, 'usr_1');
     await addRows(store, 'old', new Date(now.getTime() - 8 * day), { finished: true });
     await addRows(store, 'fresh', now, { finished: true });
-    store.close();
+    await store.close();
 
     const core = await startCore({ dataDir, port: 0, secretKey: randomBytes(32), config: defaultConfig, log });
     try {

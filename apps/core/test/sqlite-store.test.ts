@@ -6,17 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import { describeClaimsStoreContract } from './store-contract-claims.ts';
-import { describeDigestStoreContract } from './store-contract-digest.ts';
-import { describeEvalsStoreContract } from './store-contract-evals.ts';
-import { describeFlagsStoreContract } from './store-contract-flags.ts';
-import { describeGithubStoreContract } from './store-contract-github.ts';
-import { describeMembersStoreContract } from './store-contract-members.ts';
-import { describeMoreStoreContract } from './store-contract-more.ts';
-import { describePageStoreContract } from './store-contract-pages.ts';
-import { describeRetentionStoreContract } from './store-contract-retention.ts';
-import { describeStoreContract } from './store-contract.ts';
-import { describeSenderStoreContract } from './store-contract-senders.ts';
+import { describeStoreContracts } from './store-contracts.ts';
 import { tempDir } from './temp-dir.ts';
 
 const tempFile = () => join(tempDir(), 'svc.db');
@@ -24,7 +14,7 @@ const tempFile = () => join(tempDir(), 'svc.db');
 /** A new store's database, migrated, opened read-only to read its query plans. */
 function migratedDatabase(): Database.Database {
   const file = tempFile();
-  createSqliteStore(file).close();
+  void createSqliteStore(file).close();
   return new Database(file, { readonly: true });
 }
 
@@ -32,21 +22,11 @@ function migratedDatabase(): Database.Database {
 const queryPlan = (db: Database.Database, query: string, ...params: unknown[]) =>
   (db.prepare(`explain query plan ${query}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
 
-describeStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeMoreStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeSenderStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describePageStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeRetentionStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeMembersStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeFlagsStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeEvalsStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeDigestStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeGithubStoreContract('sqlite', () => createSqliteStore(tempFile()));
-describeClaimsStoreContract('sqlite', () => createSqliteStore(tempFile()));
+describeStoreContracts('sqlite', () => createSqliteStore(tempFile()));
 
 it('opens the database in WAL mode with the migrations applied', () => {
   const file = tempFile();
-  createSqliteStore(file).close();
+  void createSqliteStore(file).close();
   const db = new Database(file, { readonly: true });
   expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
   const tables = db.prepare("select name from sqlite_master where type = 'table'").pluck().all();
@@ -80,10 +60,10 @@ it('keeps its data across a reopen', async () => {
   const file = tempFile();
   const first = createSqliteStore(file);
   await first.users.create({ id: 'usr_1', email: 'a@example.com', createdAt: '2026-01-01T00:00:00.000Z' });
-  first.close();
+  await first.close();
   const second = createSqliteStore(file);
   expect(await second.users.findByEmail('a@example.com')).toBeDefined();
-  second.close();
+  await second.close();
 });
 
 it('commits the writes of one turn together: each one is on disk when its promise resolves', async () => {
@@ -97,7 +77,7 @@ it('commits the writes of one turn together: each one is on disk when its promis
   await Promise.all(writes);
   expect(reader.prepare("select count(*) from users where email like 'user%'").pluck().get()).toBe(20);
   reader.close();
-  store.close();
+  await store.close();
 });
 
 it('rolls back only the write that failed, and commits the rest of its group', async () => {
@@ -113,12 +93,12 @@ it('rolls back only the write that failed, and commits the rest of its group', a
   expect(first.status).toBe('fulfilled');
   expect(clash).toMatchObject({ status: 'rejected', reason: { code: 'conflict' } });
   expect(last).toMatchObject({ status: 'fulfilled', value: { slug: 'acme', role: 'owner' } });
-  store.close();
+  await store.close();
   const reopened = createSqliteStore(file);
   expect(await reopened.users.findById('usr_a')).toBeDefined();
   expect(await reopened.users.findByEmail('b@example.com')).toBeUndefined();
   expect(await reopened.workspaces.findForUser('acme', 'usr_owner')).toMatchObject({ role: 'owner' });
-  reopened.close();
+  await reopened.close();
 });
 
 it('finds outbox messages through indexes: due ones, a verification’s, and one by its provider id', () => {
@@ -247,7 +227,7 @@ it('keeps one version of each content when it adds the unique indexes: what used
     createdAt: at,
   });
   expect(pushed.version.number).toBe(4);
-  store.close();
+  await store.close();
 });
 
 it('keeps the Idempotency-Key answers stored before keys were claimed: a retry is still answered from them', async () => {
@@ -276,7 +256,7 @@ it('keeps the Idempotency-Key answers stored before keys were claimed: a retry i
     claimId: null,
     claimedUntil: null,
   });
-  store.close();
+  await store.close();
 });
 
 it('creates the database, its WAL and its shared-memory file readable by their owner alone (0600)', async () => {
@@ -285,23 +265,23 @@ it('creates the database, its WAL and its shared-memory file readable by their o
   await store.users.create({ id: 'usr_1', email: 'a@example.com', createdAt: '2026-01-01T00:00:00.000Z' });
   const mode = (path: string) => statSync(path).mode & 0o777;
   expect([file, `${file}-wal`, `${file}-shm`].map(mode)).toEqual([0o600, 0o600, 0o600]);
-  store.close();
+  await store.close();
 });
 
 it('narrows to 0600 the database files an earlier version left readable by others', async () => {
   const file = tempFile();
-  createSqliteStore(file).close();
+  void createSqliteStore(file).close();
   chmodSync(file, 0o644);
   for (const extra of ['-wal', '-shm']) writeFileSync(`${file}${extra}`, '', { mode: 0o644 });
   const store = createSqliteStore(file);
   expect([file, `${file}-wal`, `${file}-shm`].map((path) => statSync(path).mode & 0o777)).toEqual([0o600, 0o600, 0o600]);
   expect(await store.users.findByEmail('a@example.com')).toBeUndefined();
-  store.close();
+  await store.close();
 });
 
 it('refuses in the database itself a second live flag on one reply, but not one beside removed flags', () => {
   const file = tempFile();
-  createSqliteStore(file).close();
+  void createSqliteStore(file).close();
   const db = new Database(file);
   const at = '2026-01-01T00:00:00.000Z';
   db.exec(`

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maxFailedAttempts } from '@svc/domain';
 import { VerificationChanged } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 import { phoneVerificationRecord } from './records.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -13,11 +14,11 @@ const ids = (items: { id: string }[]) => items.map((item) => item.id).sort();
  * keys, one pending verification per number. The racing calls are concurrent calls on one store: a store on a
  * connection pool runs them as concurrent transactions, as two cores would.
  */
-export function describeClaimsStoreContract(name: string, open: () => Store): void {
+export function describeClaimsStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: claims`, () => {
     let store: Store;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at(0) });
       await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_1');
     });

@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewMail } from '../src/store/auth-store.ts';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
 /** What the daily digest relies on (see store-contract.ts): a workspace's day is claimed once, and mails go with it. */
-export function describeDigestStoreContract(name: string, open: () => Store): void {
+export function describeDigestStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: digest days`, () => {
     let store: Store;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at(0) });
       for (const [id, slug] of [
         ['ws_1', 'acme'],

@@ -3,16 +3,17 @@ import { type EvalExecutionRecord, type EvalRunRecord, type ExecutionReport, pen
 import type { EvalCaseRecord } from '../src/store/flags-store.ts';
 import type { Page } from '../src/store/page.ts';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number, second = 0) => `2026-01-01T00:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.000Z`;
 const trace = { tool_calls: [], knowledge: [], tokens: { input: 3, output: 4 } };
 
 /** What every Store must do with eval cases, runs, their executions, leases and overrides (run against each implementation). */
-export function describeEvalsStoreContract(name: string, open: () => Store): void {
+export function describeEvalsStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: evals`, () => {
     let store: Store;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       await store.users.create({ id: 'usr_ada', email: 'ada@example.com', createdAt: at(0) });
       for (const [id, slug] of [
         ['ws_1', 'acme'],

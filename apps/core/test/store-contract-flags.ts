@@ -1,17 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../src/store/flags-store.ts';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 const turn = { tool_calls: [], knowledge: [], tokens: { input: 1, output: 2 } };
 
 /** What every Store must do with flags, their events and their eval cases (run against each implementation). */
-export function describeFlagsStoreContract(name: string, open: () => Store): void {
+export function describeFlagsStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: flags`, () => {
     let store: Store;
     let ids = 0;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       await store.users.create({ id: 'usr_ada', email: 'ada@example.com', createdAt: at(0) });
       for (const [id, slug] of [
         ['ws_1', 'acme'],

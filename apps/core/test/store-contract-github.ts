@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EventRecord, githubAppUser } from '../src/store/automation-store.ts';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number, second = 0) => `2026-01-01T00:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.000Z`;
 
 /** What every Store must do with GitHub links, installations, deliveries, preview targets and the event outbox. */
-export function describeGithubStoreContract(name: string, open: () => Store): void {
+export function describeGithubStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: github`, () => {
     let store: Store;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       await store.users.create({ id: 'usr_ada', email: 'ada@example.com', createdAt: at(0) });
       await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_ada');
       await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'globex', name: null, createdAt: at(0) }, 'usr_ada');

@@ -1,17 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InvitationRecord, NewMembershipEvent } from '../src/store/members-store.ts';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 const later = '2026-01-08T00:00:00.000Z';
 
 /** What every Store must do with members, invitations and their events (run against each implementation). */
-export function describeMembersStoreContract(name: string, open: () => Store): void {
+export function describeMembersStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: members`, () => {
     let store: Store;
     let events = 0;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       for (const [id, email] of [
         ['usr_ada', 'ada@example.com'],
         ['usr_bob', 'bob@example.com'],

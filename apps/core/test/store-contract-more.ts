@@ -1,16 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HourlyLimitReached } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 import { deviceAuthorizationRecord, phoneVerificationRecord } from './records.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
 /** The messaging, sign-in and agent parts of the Store contract (see store-contract.ts). */
-export function describeMoreStoreContract(name: string, open: () => Store): void {
+export function describeMoreStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: messaging, sign-in, agents`, () => {
     let store: Store;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at(0) });
       await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_1');
     });

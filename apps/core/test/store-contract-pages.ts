@@ -3,15 +3,16 @@ import type { Chat } from '../src/store/agents-store.ts';
 import type { FlagStatus } from '@svc/domain';
 import type { FlagRecord } from '../src/store/flags-store.ts';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
 /** The pages of the lists that grow (see store-contract.ts): keyset pages that inserts never shift. */
-export function describePageStoreContract(name: string, open: () => Store): void {
+export function describePageStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: pages`, () => {
     let store: Store;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at(0) });
       await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_1');
       await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'other', name: null, createdAt: at(0) }, 'usr_1');

@@ -1,16 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 import { deviceAuthorizationRecord, phoneVerificationRecord, storeAnswer } from './records.ts';
 
 const at = (minute: number) =>
   `2026-01-01T${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00.000Z`;
 
 /** What the retention job relies on (see store-contract.ts): each purge deletes only what its condition names. */
-export function describeRetentionStoreContract(name: string, open: () => Store): void {
+export function describeRetentionStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: retention`, () => {
     let store: Store;
     beforeEach(async () => {
-      store = open();
+      store = await open();
       await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at(0) });
       await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_1');
     });

@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 
 /** What every Store must do with senders (run against each implementation, like the main contract). */
-export function describeSenderStoreContract(name: string, open: () => Store): void {
+export function describeSenderStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract: senders`, () => {
     let store: Store;
-    beforeEach(() => {
-      store = open();
+    beforeEach(async () => {
+      store = await open();
     });
     afterEach(() => store.close());
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../src/store/store.ts';
+import type { OpenStore } from './open-store.ts';
 
 const firstPage = { limit: 50 };
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -8,11 +9,11 @@ const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}
  * The behaviour every Store must have. Run against each implementation (SQLite now, Postgres later)
  * so services can rely on it whatever the database.
  */
-export function describeStoreContract(name: string, open: () => Store): void {
+export function describeStoreContract(name: string, open: OpenStore): void {
   describe(`${name} store contract`, () => {
     let store: Store;
-    beforeEach(() => {
-      store = open();
+    beforeEach(async () => {
+      store = await open();
     });
     afterEach(() => store.close());
 

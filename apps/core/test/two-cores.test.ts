@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await Promise.all(cores.map((core) => core.delivery.stop()));
-  store.close();
+  await store.close();
 });
 
 const coreFor = (i: number) => cores[i % 2]!;

@@ -5,3 +5,4 @@ export * from './fake-provider.ts';
 export * from './browser-session.ts';
 export * from './smtp.ts';
 export * from './chromium.ts';
+export * from './postgres.ts';

@@ -171,7 +171,7 @@ export function createSqliteStore(file: string): Store {
         return result.changes > 0;
       },
     },
-    close() {
+    async close() {
       group.flush();
       db.$client.close();
     },

@@ -1,0 +1,44 @@
+import { fileURLToPath } from 'node:url';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+
+const migrationsFolder = fileURLToPath(new URL('../../../drizzle-pg', import.meta.url));
+
+/** The advisory lock every core takes to migrate: cores starting at once migrate one after the other, so once. */
+const migrationLock = 7_302_115_001;
+
+export interface PostgresOptions {
+  /** Connections this core keeps open at most (SVC_DATABASE_POOL). */
+  poolSize?: number;
+}
+
+/**
+ * Connects to the database at `url` and applies the committed migrations under an advisory lock: the first core
+ * to start migrates, the others wait for it and find nothing left to do.
+ */
+export async function openPostgres(url: string, { poolSize = 10 }: PostgresOptions = {}): Promise<PgDb> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A connection the server drops while idle in the pool is replaced on the next query; it must not end core.
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [migrationLock]);
+      try {
+        await migrate(drizzle({ client }), { migrationsFolder });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [migrationLock]);
+      }
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return drizzle({ client: pool, schema });
+}

@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { evalCases } from './flags-schema.ts';
+import { agentVersions, chats, workspaces } from './schema.ts';
+
+/**
+ * An eval run: the environment and the version it pinned when it started, how its cases are graded, and what it
+ * compares with. Its counts are derived from its executions and overrides, never stored here.
+ */
+export const evalRuns = pgTable(
+  'eval_runs',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    environment: text('environment').notNull(),
+    /** The one agent whose cases run, or null for all. */
+    agent: text('agent'),
+    versionId: text('version_id')
+      .notNull()
+      .references(() => agentVersions.id),
+    versionNumber: integer('version_number').notNull(),
+    trigger: text('trigger', { enum: ['manual', 'publish', 'pull_request'] }).notNull(),
+    repeat: integer('repeat').notNull(),
+    minPass: integer('min_pass').notNull(),
+    /** `deterministic`, or the judge models, comma-separated. */
+    grader: text('grader').notNull(),
+    /** JSON array of the replayed agents' models. */
+    agentModels: text('agent_models').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'finished', 'cancelled'] }).notNull(),
+    baselineRunId: text('baseline_run_id'),
+    /** JSON array of `{caseId, agent}`: cases of agents the environment lacks, never run. */
+    skipped: text('skipped').notNull(),
+    /** An email, or `svc` for a run a publish started. */
+    createdBy: text('created_by').notNull(),
+    createdAt: text('created_at').notNull(),
+    finishedAt: text('finished_at'),
+  },
+  (t) => [
+    index('eval_runs_environment_idx').on(t.workspaceId, t.environment, t.createdAt, t.id),
+    index('eval_runs_workspace_idx').on(t.workspaceId, t.createdAt, t.id),
+    // Lists page newest first by creation time, ids breaking ties: read in index order.
+    // The regression baseline: the latest finished run of an environment.
+    index('eval_runs_finished_idx')
+      .on(t.workspaceId, t.environment, t.finishedAt, t.id)
+      .where(sql`${t.status} = 'finished'`),
+    // What leases look at first: the runs still worked on, oldest first.
+    index('eval_runs_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+/** One replay of one case in a run (attempt 1..repeat), leased to one runner at a time. */
+export const evalExecutions = pgTable(
+  'eval_executions',
+  {
+    id: text('id').primaryKey(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => evalRuns.id, { onDelete: 'cascade' }),
+    caseId: text('case_id')
+      .notNull()
+      .references(() => evalCases.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    agent: text('agent').notNull(),
+    /** The judge model, or null for the deterministic grader. */
+    judge: text('judge'),
+    status: text('status', { enum: ['pending', 'leased', 'done', 'cancelled'] }).notNull(),
+    leaseOwner: text('lease_owner'),
+    /** A fresh id per grant: only a report presenting it is accepted. */
+    leaseId: text('lease_id'),
+    leaseUntil: text('lease_until'),
+    verdict: text('verdict', { enum: ['pass', 'fail', 'error'] }),
+    reasoning: text('reasoning'),
+    replayChatId: text('replay_chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    judgeInputTokens: integer('judge_input_tokens').notNull().default(0),
+    judgeOutputTokens: integer('judge_output_tokens').notNull().default(0),
+    finishedAt: text('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('eval_executions_run_idx').on(t.runId, t.caseId, t.attempt),
+    // Leases read only the executions still to do, in each run's round-robin order; done ones leave the index.
+    index('eval_executions_open_idx')
+      .on(t.runId, t.attempt, t.id)
+      .where(sql`${t.status} in ('pending', 'leased')`),
+    // What each run holds: its replays under way, counted to give the runs with the fewest the next slots.
+    index('eval_executions_leased_idx')
+      .on(t.runId, t.leaseUntil)
+      .where(sql`${t.status} = 'leased'`),
+  ],
+);
+
+/** A person's verdict on a case of a run, in place of the grader's. */
+export const evalOverrides = pgTable(
+  'eval_overrides',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => evalRuns.id, { onDelete: 'cascade' }),
+    caseId: text('case_id')
+      .notNull()
+      .references(() => evalCases.id, { onDelete: 'cascade' }),
+    verdict: text('verdict', { enum: ['pass', 'fail'] }).notNull(),
+    /** An email: the record outlives a membership. */
+    by: text('by').notNull(),
+    at: text('at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.caseId] })],
+);

@@ -1,0 +1,153 @@
+import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
+import { pageOf } from '../page.ts';
+import type { Membership, Store } from '../store.ts';
+import { createPostgresAgents } from './agents.ts';
+import { createPostgresAuth } from './auth.ts';
+import { openPostgres, type PostgresOptions } from './database.ts';
+import { createPostgresDigest } from './digest.ts';
+import { createPostgresEvals } from './evals.ts';
+import { createPostgresFlags } from './flags.ts';
+import { createPostgresGithub } from './github.ts';
+import { createPostgresMembers } from './members.ts';
+import { createPostgresMessaging } from './messaging.ts';
+import { developerTokens, memberships, users, workspaces } from './schema.ts';
+import { transactor } from './transaction.ts';
+
+const workspaceColumns = {
+  id: workspaces.id,
+  slug: workspaces.slug,
+  name: workspaces.name,
+  createdAt: workspaces.createdAt,
+};
+
+const membershipColumns = { ...workspaceColumns, role: memberships.role };
+
+/**
+ * The production store: PostgreSQL through drizzle and node-postgres, shared by any number of cores. Every rule
+ * that reads then writes runs in a serializable transaction, so it holds across cores as it does on SQLite.
+ */
+export async function createPostgresStore(url: string, options?: PostgresOptions): Promise<Store> {
+  const db = await openPostgres(url, options);
+  const transact = transactor(db);
+  const membershipQuery = () =>
+    db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
+
+  return {
+    ...createPostgresMessaging(db, transact),
+    ...createPostgresAuth(db, transact),
+    ...createPostgresAgents(db, transact),
+    ...createPostgresFlags(db, transact),
+    ...createPostgresEvals(db, transact),
+    ...createPostgresDigest(db, transact),
+    ...createPostgresGithub(db, transact),
+    ...createPostgresMembers(db, transact),
+    users: {
+      async create(user) {
+        return transact(async (tx) => {
+          await tx.insert(users).values(user).onConflictDoNothing({ target: users.email });
+          const [created] = await tx.select().from(users).where(eq(users.email, user.email));
+          if (!created) throw new Error(`user ${user.email} vanished`);
+          return created;
+        });
+      },
+      async findById(id) {
+        const [user] = await db.select().from(users).where(eq(users.id, id));
+        return user;
+      },
+      async findByEmail(email) {
+        const [user] = await db.select().from(users).where(eq(users.email, email));
+        return user;
+      },
+    },
+    workspaces: {
+      async createWithOwner(workspace, ownerId) {
+        const created = await transact(async (tx) => {
+          const inserted = await tx.insert(workspaces).values(workspace).onConflictDoNothing({ target: workspaces.slug }).returning();
+          if (inserted.length === 0) return false;
+          await tx
+            .insert(memberships)
+            .values({ workspaceId: workspace.id, userId: ownerId, role: 'owner', createdAt: workspace.createdAt });
+          return true;
+        });
+        return created ? ({ ...workspace, role: 'owner' } satisfies Membership) : undefined;
+      },
+      async listForUser(userId) {
+        return membershipQuery().where(eq(memberships.userId, userId)).orderBy(asc(workspaces.slug));
+      },
+      async findBySlug(slug) {
+        const [workspace] = await db.select(workspaceColumns).from(workspaces).where(eq(workspaces.slug, slug));
+        return workspace;
+      },
+      async addMember(workspaceId, userId, role, at) {
+        await transact((tx) =>
+          tx
+            .insert(memberships)
+            .values({ workspaceId, userId, role, createdAt: at })
+            .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } }),
+        );
+      },
+      async findById(id) {
+        const [workspace] = await db.select(workspaceColumns).from(workspaces).where(eq(workspaces.id, id));
+        return workspace;
+      },
+      async all() {
+        return db.select(workspaceColumns).from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id));
+      },
+      async findForUser(slug, userId) {
+        const [membership] = await membershipQuery().where(and(eq(workspaces.slug, slug), eq(memberships.userId, userId)));
+        return membership;
+      },
+    },
+    developerTokens: {
+      async create(token) {
+        const row = { ...token, lastUsedAt: null, revokedAt: null };
+        await transact((tx) => tx.insert(developerTokens).values(row));
+        return row;
+      },
+      async findActiveByHash(tokenHash) {
+        const [found] = await db
+          .select({ token: developerTokens, user: users })
+          .from(developerTokens)
+          .innerJoin(users, eq(users.id, developerTokens.userId))
+          .where(and(eq(developerTokens.tokenHash, tokenHash), isNull(developerTokens.revokedAt)));
+        return found;
+      },
+      async markUsed(id, at) {
+        await transact((tx) => tx.update(developerTokens).set({ lastUsedAt: at }).where(eq(developerTokens.id, id)));
+      },
+      async listForUser(userId, { limit, after }) {
+        const rows = await db
+          .select()
+          .from(developerTokens)
+          .where(
+            and(
+              eq(developerTokens.userId, userId),
+              isNull(developerTokens.revokedAt),
+              after
+                ? or(
+                    gt(developerTokens.createdAt, after.key),
+                    and(eq(developerTokens.createdAt, after.key), gt(developerTokens.id, after.id)),
+                  )
+                : undefined,
+            ),
+          )
+          .orderBy(asc(developerTokens.createdAt), asc(developerTokens.id))
+          .limit(limit + 1);
+        return pageOf(rows, limit);
+      },
+      async revoke(id, userId, at) {
+        const revoked = await transact((tx) =>
+          tx
+            .update(developerTokens)
+            .set({ revokedAt: at })
+            .where(and(eq(developerTokens.id, id), eq(developerTokens.userId, userId), isNull(developerTokens.revokedAt)))
+            .returning({ id: developerTokens.id }),
+        );
+        return revoked.length > 0;
+      },
+    },
+    async close() {
+      await db.$client.end();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { DomainError } from '@svc/domain';
+import type { PgDb } from './database.ts';
+
+export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
+
+export interface TransactOptions {
+  /**
+   * `serializable` (the default): the transaction behaves as if it ran alone, as every write on SQLite does, so a
+   * rule that reads then writes (one pending verification per number, the next version number) holds across cores.
+   * `read committed`: for claims that lock their rows (`for update skip locked`) and need no more.
+   */
+  isolation?: 'serializable' | 'read committed';
+}
+
+/** Runs `work` in one transaction, retried from the start when PostgreSQL aborts it for a concurrent one. */
+export type Transact = <T>(work: (tx: PgTx) => Promise<T>, options?: TransactOptions) => Promise<T>;
+
+const retriedCodes = new Set(['40001', '40P01']); // serialization failure, deadlock
+const duplicateKey = '23505';
+const maxAttempts = 40;
+
+/** The SQLSTATE of a database error, which drizzle wraps in its own. */
+export function sqlState(error: unknown): string | undefined {
+  for (let cause = error; typeof cause === 'object' && cause !== null; cause = (cause as { cause?: unknown }).cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
+
+/**
+ * The store's writes. A transaction PostgreSQL aborts for a concurrent one is run again (a few milliseconds later,
+ * at random, so racing cores spread out); a duplicate key is answered as the domain error `conflict` (409), as on
+ * SQLite: a unique index that refuses a write means the request clashed with data already there.
+ */
+export function transactor(db: PgDb): Transact {
+  return async (work, { isolation = 'serializable' } = {}) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction(work, { isolationLevel: isolation });
+      } catch (error) {
+        const state = sqlState(error);
+        if (state && retriedCodes.has(state) && attempt < maxAttempts) {
+          await pause(attempt);
+          continue;
+        }
+        if (state === duplicateKey) {
+          throw new DomainError('conflict', 'this conflicts with something saved before or at the same time; retry the request');
+        }
+        throw error;
+      }
+    }
+  };
+}

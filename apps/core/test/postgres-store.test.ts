@@ -1,0 +1,30 @@
+import { createPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { describeStoreContracts } from './store-contracts.ts';
+
+// One migrated database for this file; each test gets a copy of it, so no test sees another's rows.
+let migrated: string;
+beforeAll(async () => {
+  migrated = await createPostgresDatabase();
+  await (await createPostgresStore(migrated)).close();
+});
+afterAll(dropPostgresDatabases);
+
+describeStoreContracts('postgres', async () => createPostgresStore(await createPostgresDatabase(migrated)));
+
+it('migrates once when several cores start at once, and each finds every table', async () => {
+  const url = await createPostgresDatabase();
+  const stores = await Promise.all(Array.from({ length: 4 }, () => createPostgresStore(url)));
+  await Promise.all(stores.map((store) => store.close()));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const applied = await client.query('select count(*)::int as n from drizzle.__drizzle_migrations');
+  const tables = await client.query("select table_name from information_schema.tables where table_schema = 'public'");
+  await client.end();
+  expect(applied.rows[0].n).toBeGreaterThan(0);
+  expect(tables.rows.map((row: { table_name: string }) => row.table_name)).toEqual(
+    expect.arrayContaining(['users', 'workspaces', 'message_outbox', 'eval_executions', 'event_outbox', 'digest_days']),
+  );
+});

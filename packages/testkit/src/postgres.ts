@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** The machine's PostgreSQL server, as a superuser: where the tests create their databases (SVC_TEST_POSTGRES_URL). */
+export const postgresServerUrl = process.env.SVC_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const madeDatabases: string[] = [];
+
+const databaseUrl = (name: string) => {
+  const url = new URL(postgresServerUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: postgresServerUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A new empty database on the test server, its URL returned; `dropPostgresDatabases()` (in an afterAll) drops the
+ * ones a test file made. With `template`, a copy of that database (which must have no open connections).
+ */
+export async function createPostgresDatabase(template?: string): Promise<string> {
+  const name = `svc_test_${randomBytes(6).toString('hex')}`;
+  madeDatabases.push(name);
+  await onServer((client) => client.query(`create database ${name}${template ? ` template ${new URL(template).pathname.slice(1)}` : ''}`));
+  return databaseUrl(name);
+}
+
+export async function dropPostgresDatabases(): Promise<void> {
+  const names = madeDatabases.splice(0);
+  if (names.length === 0) return;
+  await onServer(async (client) => {
+    for (const name of names) await client.query(`drop database if exists ${name} with (force)`);
+  });
+}
