@@ -7,10 +7,19 @@ import { seedLocalMode } from './seed.ts';
 import { createCoreServer } from './server.ts';
 import type { Clock } from './services/clock.ts';
 import { createServices, type Services } from './services/index.ts';
+import { createPostgresStore } from './store/postgres/postgres-store.ts';
 import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
 
+/** The PostgreSQL database core keeps its records in, instead of SQLite under the data dir. */
+export interface DatabaseOptions {
+  url: string;
+  poolSize?: number;
+}
+
 export interface CoreOptions {
+  /** Local mode's keys and, without `database`, the SQLite file. */
   dataDir: string;
+  database?: DatabaseOptions;
   port: number;
   host?: string;
   secretKey: Buffer;
@@ -27,12 +36,13 @@ export interface RunningCore {
 }
 
 /**
- * Opens the database under `dataDir`, seeds local mode when configured, starts the delivery loop
+ * Opens the database (PostgreSQL at `database.url`, else SQLite under `dataDir`), seeds local mode when configured, starts the delivery loop
  * (which resumes whatever was queued before a restart), and serves core on `host` (loopback unless told) to the
  * callers that present the internal token derived from `secretKey`.
  */
 export async function startCore({
   dataDir,
+  database,
   port,
   host = '127.0.0.1',
   secretKey,
@@ -40,7 +50,7 @@ export async function startCore({
   clock,
   log,
 }: CoreOptions): Promise<RunningCore> {
-  const store = createSqliteStore(join(dataDir, 'svc.db'));
+  const store = database ? await createPostgresStore(database.url, database) : createSqliteStore(join(dataDir, 'svc.db'));
   const services = createServices({ store, secretKey, config, clock, log });
   const sealed = await services.senders.sealClearSecrets();
   if (sealed > 0) log.info({ senders: sealed }, 'sealed sender secrets kept in the clear by an earlier version');

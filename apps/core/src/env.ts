@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 import { validCron, validTimeZone } from './services/digest-schedule.ts';
+import type { DatabaseOptions } from './bootstrap.ts';
 import { type CoreConfig, defaultConfig } from './config.ts';
 
 const seconds = (fallback: number) => z.coerce.number().int().min(1, 'expected a number of seconds').default(fallback);
@@ -11,6 +12,10 @@ const schema = z.object({
   /** Core trusts what its callers say (a client's IP for rate limits): it listens on loopback unless told. */
   CORE_HOST: z.string().min(1).default('127.0.0.1'),
   SVC_DATA_DIR: z.string().min(1).default('.svc'),
+  /** The PostgreSQL database shared by every core (postgres://user:pass@host:port/db); unset, SQLite under SVC_DATA_DIR. */
+  SVC_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'expected postgres://user:password@host:port/database' }).optional(),
+  /** Connections each core keeps open to PostgreSQL at most. */
+  SVC_DATABASE_POOL: z.coerce.number().int().min(1).max(1000).default(10),
   /** Set by `pnpm start`: seed the demo data and enable dev-only behaviour. */
   SVC_LOCAL_MODE: flag,
   SVC_PUBLIC_URL: httpUrl.optional(),
@@ -60,6 +65,7 @@ export interface CoreEnv {
   port: number;
   host: string;
   dataDir: string;
+  database?: DatabaseOptions;
   secretKey: Buffer;
   config: CoreConfig;
 }
@@ -71,6 +77,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
     port: parsed.CORE_PORT,
     host: parsed.CORE_HOST,
     dataDir,
+    database: parsed.SVC_DATABASE_URL ? { url: parsed.SVC_DATABASE_URL, poolSize: parsed.SVC_DATABASE_POOL } : undefined,
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir } : undefined),
     config: {
       ...defaultConfig,

@@ -23,6 +23,7 @@ it('serves again as soon as core is back, without a gateway restart', async () =
   expect((await request(`${platform.url}/cli/whoami`, { token })).status).toBe(503);
   const core = await startCore({
     dataDir: platform.dataDir,
+    database: platform.databaseUrl ? { url: platform.databaseUrl } : undefined,
     port: Number(new URL(platform.core.url).port),
     secretKey: platform.secretKey,
     log: createLogger('core', { LOG_LEVEL: 'silent' }),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
 import { startRunner } from '@svc/eval-runner';
-import { freePort, tempDir } from '@svc/testkit';
+import { createPostgresDatabase, dropPostgresDatabase, freePort, tempDir } from '@svc/testkit';
 import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit';
 import { startGateway } from '../src/index.ts';
 
@@ -13,11 +13,13 @@ export interface TestPlatform {
   /** What core's own processes present to it (`x-svc-internal`), for tests that call core directly. */
   internalToken: string;
   dataDir: string;
+  /** Core's PostgreSQL database, when it runs on one. */
+  databaseUrl: string | undefined;
   /** Core's key, to restart core on the same database. */
   secretKey: Buffer;
   /** Stops both servers, keeping the data dir (for restart tests). */
   halt(): Promise<void>;
-  /** Stops both servers and removes the data dir. */
+  /** Stops both servers and removes the data dir (and the PostgreSQL database it made). */
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,11 @@ export interface PlatformOptions {
   evalConcurrency?: number;
   /** Reuse a data dir and key, e.g. to restart on the same database. */
   dataDir?: string;
+  /**
+   * Core's PostgreSQL database. Unset: with SVC_TEST_STORE=postgres a new database on the test server, otherwise
+   * SQLite in the data dir, so the same tests run on either store.
+   */
+  databaseUrl?: string;
   secretKey?: Buffer;
   clock?: () => Date;
   /** Core's logger, e.g. to read what core logs; silent by default. */
@@ -52,9 +59,10 @@ export interface PlatformOptions {
 // A cast: the GitHub App's tests see Probot's narrower declaration of LOG_LEVEL.
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv;
 
-/** Core and gateway over real HTTP on free ports, on a fresh SQLite file unless `dataDir` is given. */
+/** Core and gateway over real HTTP on free ports, on a fresh database unless `dataDir` or `databaseUrl` is given. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? tempDir();
+  const databaseUrl = options.databaseUrl ?? (process.env.SVC_TEST_STORE === 'postgres' ? await createPostgresDatabase() : undefined);
   const secretKey = options.secretKey ?? randomBytes(32);
   const port = await freePort();
   const url = `http://localhost:${port}`;
@@ -75,6 +83,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   };
   const core = await startCore({
     dataDir,
+    database: databaseUrl ? { url: databaseUrl } : undefined,
     port: 0,
     secretKey,
     config,
@@ -116,11 +125,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     core,
     internalToken: deriveInternalToken(secretKey),
     dataDir,
+    databaseUrl,
     secretKey,
     halt,
     async stop() {
       await halt();
       rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl && !options.databaseUrl) await dropPostgresDatabase(databaseUrl);
     },
   };
 }

@@ -33,10 +33,21 @@ export async function createPostgresDatabase(template?: string): Promise<string>
   return databaseUrl(name);
 }
 
-export async function dropPostgresDatabases(): Promise<void> {
-  const names = madeDatabases.splice(0);
+async function drop(names: string[]): Promise<void> {
   if (names.length === 0) return;
   await onServer(async (client) => {
     for (const name of names) await client.query(`drop database if exists ${name} with (force)`);
   });
+}
+
+export async function dropPostgresDatabases(): Promise<void> {
+  await drop(madeDatabases.splice(0));
+}
+
+/** Drops one database `createPostgresDatabase()` made, e.g. when the platform on it stops. */
+export async function dropPostgresDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const index = madeDatabases.indexOf(name);
+  if (index >= 0) madeDatabases.splice(index, 1);
+  await drop([name]);
 }

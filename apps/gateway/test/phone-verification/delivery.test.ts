@@ -135,6 +135,7 @@ describe('restarts', () => {
     graph.queue(); // the provider is back
     const second = await startPlatform({
       dataDir: first.dataDir,
+      databaseUrl: first.databaseUrl,
       secretKey: first.secretKey,
       providers: { whatsappGraphUrl: graph.url },
       // Two minutes later: the retry scheduled before the restart is due.
