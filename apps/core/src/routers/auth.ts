@@ -14,5 +14,9 @@ export const authRouter = router({
 });
 
 export const healthRouter = router({
-  ping: publicProcedure.query(() => ({ ok: true as const })),
+  /** Answers once core's database answered: what the gateway's /healthz asks. */
+  ping: publicProcedure.query(async ({ ctx }) => {
+    await ctx.services.store.ping();
+    return { ok: true as const };
+  }),
 });
