@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { caseRow } from '../flags-rows.ts';
 import type { FlagChange, FlagRecord, FlagSnapshot, FlagsStore } from '../flags-store.ts';
 import type { SqliteDb } from './database.ts';
-import { caseRow } from './evals.ts';
 import type { Write } from './group-commit.ts';
 import { chatMessages, chats, evalCases, flagEvents, flags } from './schema.ts';
 
