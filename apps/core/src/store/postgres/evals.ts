@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
-import type { ChatMessage } from '../agents-store.ts';
 import { executionRow, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
 import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
+import { insertMessages } from './agents.ts';
 import type { PgDb } from './database.ts';
-import { chatMessages, chats, evalCases, evalExecutions, evalOverrides, evalRuns } from './schema.ts';
+import { chats, evalCases, evalExecutions, evalOverrides, evalRuns } from './schema.ts';
 import type { PgTx, Transact } from './transaction.ts';
 
 /** Executions inserted per statement when a run is created: well under PostgreSQL's 65,535 parameters. */
@@ -15,15 +15,6 @@ const executionsPerInsert = 1000;
 /** An execution a lease may take: pending, or leased until before `now`. */
 const leasableAt = (now: string) =>
   or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, now)));
-
-/**
- * Inserts a chat's messages with their traces, inside the caller's transaction. To be replaced by the import of
- * `insertMessages` from './agents.ts' once the PostgreSQL agents part exports it.
- */
-async function insertMessages(tx: PgTx, messages: ChatMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  await tx.insert(chatMessages).values(messages.map((m) => ({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) })));
-}
 
 export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
   const runById = async (id: string) => (await db.select().from(evalRuns).where(eq(evalRuns.id, id)))[0];
