@@ -1,6 +1,7 @@
 import type { Role } from '@svc/domain';
 import type { AgentsStore } from './agents-store.ts';
 import type { AuthStore } from './auth-store.ts';
+import type { Changes } from './changes.ts';
 import type { DigestStore, GithubStore } from './automation-store.ts';
 import type { EvalsStore } from './evals-store.ts';
 import type { FlagsStore } from './flags-store.ts';
@@ -73,6 +74,8 @@ export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersSt
     /** Revokes one of the user's tokens; false when the user has no such active token. */
     revoke(id: string, userId: string, at: string): Promise<boolean>;
   };
+  /** Where writes that core's caches depend on are told to every core sharing the database. */
+  changes: Changes;
   /** Ends the store's connections once the writes under way are done. */
   close(): Promise<void>;
 }
