@@ -1,6 +1,7 @@
 import { createPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
+import { ChangeCache } from '../src/store/change-cache.ts';
 import type { Changes } from '../src/store/changes.ts';
 import { createPostgresChanges } from '../src/store/postgres/changes.ts';
 
@@ -13,6 +14,19 @@ beforeEach(async () => {
 });
 afterEach(() => Promise.all(feeds.map((feed) => feed.close())));
 afterAll(dropPostgresDatabases);
+
+/** Ends the listening connection that connected last, as a network failure or a server restart would. */
+async function dropNewestListener(): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen svc_changes' order by backend_start desc limit 1",
+    );
+  } finally {
+    await admin.end();
+  }
+}
 
 /** What a listener heard: keys, and `reset` for a reset. */
 function hear(feed: Changes, topic: Parameters<Changes['subscribe']>[0]): string[] {
@@ -32,19 +46,23 @@ it("tells a change to every core's listeners of its topic, the publishing core's
 
 it('resets every topic when its listening connection is lost, and again once it listens again, then hears changes again', async () => {
   const tokens = hear(feeds[1]!, 'developer-tokens');
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const listening = await admin.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = current_database() and query = 'listen svc_changes' order by backend_start desc limit 1",
-    );
-    // The second feed connected last: its listening connection is the newest.
-    await admin.query('select pg_terminate_backend($1)', [listening.rows[0]!.pid]);
-  } finally {
-    await admin.end();
-  }
+  await dropNewestListener(); // the second feed's: it connected last
   await expect.poll(() => tokens).toEqual(['reset', 'reset']);
   expect(feeds[1]!.live).toBe(true);
   await feeds[0]!.publish('developer-tokens', 'tok_1');
   await expect.poll(() => tokens).toEqual(['reset', 'reset', 'tok_1']);
+});
+
+it('keeps nothing in a cache while its feed is not listening', async () => {
+  const feed = await createPostgresChanges(url, { retryMs: 60_000 });
+  feeds.push(feed);
+  const cache = new ChangeCache<string>({ changes: feed, topic: 'senders', ttlMs: 60_000, maxEntries: 10 });
+  let loads = 0;
+  const load = async () => `sender ${++loads}`;
+  expect(await cache.get('ws_1', load)).toBe('sender 1');
+  expect(await cache.get('ws_1', load)).toBe('sender 1');
+  await dropNewestListener();
+  await expect.poll(() => feed.live).toBe(false);
+  expect(await cache.get('ws_1', load)).toBe('sender 2');
+  expect(await cache.get('ws_1', load)).toBe('sender 3');
 });
