@@ -183,14 +183,20 @@ describe('two cores and two gateways on one PostgreSQL database', () => {
     await expect.poll(() => heldByA.every((call) => call.outcome === 'dropped'), { timeout: 10_000 }).toBe(true);
     release();
 
-    await expect.poll(async () => (await Promise.all(ids.map((id) => deliveryOf(id, gateways[1])))).every((s) => s === 'sent'), {
-      timeout: 30_000,
-      interval: 250,
-    }).toBe(true);
+    await expect
+      .poll(async () => (await Promise.all(ids.map((id) => deliveryOf(id, gateways[1])))).every((s) => s === 'sent'), {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toBe(true);
     const answered = ours().filter((call) => call.outcome === 'answered');
     expect(answered.map(numberOf).sort()).toEqual([...numbers].sort()); // each number once
     expect(answered.every(sentBy('b'))).toBe(true);
-    expect(ours().filter(sentBy('a')).every((call) => call.outcome === 'dropped')).toBe(true);
+    expect(
+      ours()
+        .filter(sentBy('a'))
+        .every((call) => call.outcome === 'dropped'),
+    ).toBe(true);
     expect(heldByA.length).toBeGreaterThan(0);
   }, 60_000);
 });
