@@ -18,9 +18,29 @@ export interface CoreServer {
 
 const refusal = '{"error":{"code":"unauthorized","message":"core answers only the platform\'s own processes"}}';
 
+/** A load balancer's probe gets its answer in time even when the database does not answer. */
+const healthTimeoutMs = 1_500;
+
+/** Whether the database answered within the health timeout. */
+async function databaseAnswers(services: Services): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), healthTimeoutMs)));
+  try {
+    return await Promise.race([
+      services.store.ping().then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Core's HTTP server: tRPC under /trpc over HTTP (tRPC's httpLink, for the eval runner) and as a WebSocket channel
- * (an upgrade of GET /trpc, for the gateway), and /healthz. Procedures trust what their callers state (a client's
+ * (an upgrade of GET /trpc, for the gateway), and /healthz (200 once the database answered, else 503). Procedures trust what their callers state (a client's
  * IP for rate limits), so every tRPC call and upgrade must carry the internal token derived from the secret key;
  * anything else on the host (an agent's tool call, a neighbour) is refused.
  */
@@ -44,7 +64,11 @@ export function createCoreServer(services: Services, secretKey: Buffer, log: Log
   });
   const server = createServer((req, res) => {
     if (req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      void databaseAnswers(services).then((ok) =>
+        res
+          .writeHead(ok ? 200 : 503, { 'content-type': 'application/json' })
+          .end(ok ? '{"status":"ok"}' : '{"status":"database_unavailable"}'),
+      );
       return;
     }
     if (req.url?.startsWith(`${trpcPath}/`)) {

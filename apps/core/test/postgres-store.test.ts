@@ -1,18 +1,12 @@
-import { createPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
+import { createPostgresDatabase } from '@svc/testkit';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { describeStoreContracts } from './store-contracts.ts';
+import { migratedPostgresDatabase } from './test-stores.ts';
 
-// One migrated database for this file; each test gets a copy of it, so no test sees another's rows.
-let migrated: string;
-beforeAll(async () => {
-  migrated = await createPostgresDatabase();
-  await (await createPostgresStore(migrated)).close();
-});
-afterAll(dropPostgresDatabases);
-
-describeStoreContracts('postgres', async () => createPostgresStore(await createPostgresDatabase(migrated)));
+// Each test gets its own copy of a migrated database, so no test sees another's rows.
+describeStoreContracts('postgres', async () => createPostgresStore(await migratedPostgresDatabase()));
 
 it('migrates once when several cores start at once, and each finds every table', async () => {
   const url = await createPostgresDatabase();

@@ -9,6 +9,7 @@ import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { deviceAuthorizationRecord, storeAnswer } from './records.ts';
 import { tempDir } from './temp-dir.ts';
+import { openTestStore } from './test-stores.ts';
 
 const log = createLogger('core', { LOG_LEVEL: 'silent' });
 const minute = 60_000;
@@ -63,7 +64,7 @@ describe('the retention job', () => {
   it('deletes what is past its retention time and keeps what is fresh or still pending', async () => {
     let now = new Date('2026-03-01T12:00:00Z');
     const services = createServices({
-      store: createSqliteStore(join(tempDir(), 'svc.db')),
+      store: await openTestStore(),
       secretKey: randomBytes(32),
       log,
       clock: () => now,
@@ -112,7 +113,7 @@ describe('the retention job', () => {
   it('deletes the daily digest’s days after 30 days, but keeps the latest mailed one, where the next mail starts', async () => {
     const now = new Date('2026-05-15T12:00:00Z'); // 08:00 in Santiago
     const services = createServices({
-      store: createSqliteStore(join(tempDir(), 'svc.db')),
+      store: await openTestStore(),
       secretKey: randomBytes(32),
       log,
       clock: () => now,

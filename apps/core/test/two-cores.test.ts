@@ -1,73 +1,76 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { DomainError } from '@svc/domain';
 import { createLogger } from '@svc/server-kit';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../src/services/index.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
-import { tempDir } from './temp-dir.ts';
+import { closeStores, openCoreStores } from './test-stores.ts';
 
 /**
- * Two cores on one database: two sets of services, each with its own memory, on one store. What one core's
- * memory cannot see of the other, only the store keeps right.
+ * Two cores on one database: two sets of services, each with its own memory. On PostgreSQL each has its own
+ * store (its own connections); on SQLite they share one. What one core's memory cannot see of the other, only the
+ * database keeps right.
  */
-let store: Store;
-let cores: Services[];
-const number = '+56912345678';
-const at = '2026-06-01T12:00:00.000Z';
+describe.each(['sqlite', 'postgres'] as const)('two cores on %s', (kind) => {
+  let stores: Store[];
+  let store: Store;
+  let cores: Services[];
+  const number = '+56912345678';
+  const at = '2026-06-01T12:00:00.000Z';
 
-beforeEach(async () => {
-  store = createSqliteStore(join(tempDir(), 'svc.db'));
-  const secretKey = randomBytes(32);
-  const log = createLogger('core', { LOG_LEVEL: 'silent' });
-  cores = [createServices({ store, secretKey, log }), createServices({ store, secretKey, log })];
-  await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at });
-  await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at }, 'usr_1');
-  await cores[0]!.senders.put('ws_1', { kind: 'dev' });
-});
-afterEach(async () => {
-  await Promise.all(cores.map((core) => core.delivery.stop()));
-  await store.close();
-});
-
-const coreFor = (i: number) => cores[i % 2]!;
-
-async function deliveredCodes(): Promise<number> {
-  await expect.poll(async () => (await store.outbox.due('9999-01-01T00:00:00.000Z', 10)).length).toBe(0);
-  await Promise.all(cores.map((core) => core.delivery.stop()));
-  return (await store.devMessages.list(100)).filter((message) => message.to === number).length;
-}
-
-it('sends one code when creates for one number reach both cores at once; the others wait for a resend', async () => {
-  const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => coreFor(i).verifications.create('ws_1', number)));
-  expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
-  const refused = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as DomainError] : []));
-  expect(refused.map((error) => error.code)).toEqual(Array(19).fill('resend_too_soon'));
-  expect(await deliveredCodes()).toBe(1);
-});
-
-it('runs a request with one Idempotency-Key once when its retries reach both cores at once, and answers them all alike', async () => {
-  const scope = { workspaceId: 'ws_1', operation: 'verifications.create', key: 'create-1', request: number };
-  const answers = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => coreFor(i).idempotency.run(scope, () => coreFor(i).verifications.create('ws_1', number))),
-  );
-  expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
-  expect(await deliveredCodes()).toBe(1);
-});
-
-it('runs a request afresh after the one holding its key failed without a final answer', async () => {
-  const scope = { workspaceId: 'ws_1', operation: 'verifications.create', key: 'create-2', request: number };
-  let runs = 0;
-  const failing = cores[0]!.idempotency.run(scope, async () => {
-    runs++;
-    throw new DomainError('sender_not_configured', 'configure a sender');
+  beforeEach(async () => {
+    stores = await openCoreStores(kind, 2);
+    store = stores[0]!;
+    const secretKey = randomBytes(32);
+    const log = createLogger('core', { LOG_LEVEL: 'silent' });
+    cores = stores.map((own) => createServices({ store: own, secretKey, log }));
+    await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at });
+    await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at }, 'usr_1');
+    await cores[0]!.senders.put('ws_1', { kind: 'dev' });
   });
-  const retry = cores[1]!.idempotency.run(scope, async () => {
-    runs++;
-    return cores[1]!.verifications.create('ws_1', number);
+  afterEach(async () => {
+    await Promise.all(cores.map((core) => core.delivery.stop()));
+    await closeStores(stores);
   });
-  await expect(failing).rejects.toMatchObject({ code: 'sender_not_configured' });
-  expect(await retry).toMatchObject({ verification_id: expect.stringMatching(/^pv_/) });
-  expect(runs).toBe(2);
+
+  const coreFor = (i: number) => cores[i % 2]!;
+
+  async function deliveredCodes(): Promise<number> {
+    await expect.poll(async () => (await store.outbox.due('9999-01-01T00:00:00.000Z', 10)).length).toBe(0);
+    await Promise.all(cores.map((core) => core.delivery.stop()));
+    return (await store.devMessages.list(100)).filter((message) => message.to === number).length;
+  }
+
+  it('sends one code when creates for one number reach both cores at once; the others wait for a resend', async () => {
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => coreFor(i).verifications.create('ws_1', number)));
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as DomainError] : []));
+    expect(refused.map((error) => error.code)).toEqual(Array(19).fill('resend_too_soon'));
+    expect(await deliveredCodes()).toBe(1);
+  });
+
+  it('runs a request with one Idempotency-Key once when its retries reach both cores at once, and answers them all alike', async () => {
+    const scope = { workspaceId: 'ws_1', operation: 'verifications.create', key: 'create-1', request: number };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => coreFor(i).idempotency.run(scope, () => coreFor(i).verifications.create('ws_1', number))),
+    );
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(await deliveredCodes()).toBe(1);
+  });
+
+  it('runs a request afresh after the one holding its key failed without a final answer', async () => {
+    const scope = { workspaceId: 'ws_1', operation: 'verifications.create', key: 'create-2', request: number };
+    let runs = 0;
+    const failing = cores[0]!.idempotency.run(scope, async () => {
+      runs++;
+      throw new DomainError('sender_not_configured', 'configure a sender');
+    });
+    const retry = cores[1]!.idempotency.run(scope, async () => {
+      runs++;
+      return cores[1]!.verifications.create('ws_1', number);
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'sender_not_configured' });
+    expect(await retry).toMatchObject({ verification_id: expect.stringMatching(/^pv_/) });
+    expect(runs).toBe(2);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Whoami } from '@svc/domain';
+import { DomainError, type Whoami } from '@svc/domain';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 
 export const authRouter = router({
@@ -14,5 +14,11 @@ export const authRouter = router({
 });
 
 export const healthRouter = router({
-  ping: publicProcedure.query(() => ({ ok: true as const })),
+  /** Answers once core's database answered: what the gateway's /healthz asks. */
+  ping: publicProcedure.query(async ({ ctx }) => {
+    await ctx.services.store.ping().catch(() => {
+      throw new DomainError('core_unavailable', 'core cannot reach its database');
+    });
+    return { ok: true as const };
+  }),
 });

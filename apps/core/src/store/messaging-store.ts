@@ -55,6 +55,19 @@ export interface DueMessage extends OutboxMessage {
 
 export type NewOutboxMessage = Pick<OutboxMessage, 'id' | 'workspaceId' | 'verificationId' | 'phoneNumber' | 'codeSealed' | 'createdAt'>;
 
+/** A message as queued: pending, due at once, tried never and claimed by no one. */
+export const queuedMessage = (message: NewOutboxMessage): OutboxMessage => ({
+  ...message,
+  status: 'pending',
+  attempts: 0,
+  nextAttemptAt: message.createdAt,
+  lastError: null,
+  providerMessageId: null,
+  sentAt: null,
+  claimId: null,
+  claimedUntil: null,
+});
+
 export interface SenderRecord {
   workspaceId: string;
   kind: SenderKind;
@@ -62,6 +75,13 @@ export interface SenderRecord {
   secretsSealed: string | null;
   updatedAt: string;
 }
+
+/** A sender as stored, its clear `config` kept as JSON text. */
+export type SenderRow = Omit<SenderRecord, 'config'> & { config: string };
+
+export const senderRow = (sender: SenderRecord): SenderRow => ({ ...sender, config: JSON.stringify(sender.config) });
+
+export const senderRecord = (row: SenderRow): SenderRecord => ({ ...row, config: JSON.parse(row.config) as Record<string, string> });
 
 export interface TestNumber {
   phoneNumber: string;

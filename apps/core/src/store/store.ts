@@ -73,6 +73,8 @@ export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersSt
     /** Revokes one of the user's tokens; false when the user has no such active token. */
     revoke(id: string, userId: string, at: string): Promise<boolean>;
   };
+  /** Resolves once the database answered a query: core's health. */
+  ping(): Promise<void>;
   /** Ends the store's connections once the writes under way are done. */
   close(): Promise<void>;
 }

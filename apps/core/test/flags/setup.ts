@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { createLogger } from '@svc/server-kit';
 import { createServices, type Services } from '../../src/services/index.ts';
-import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Membership } from '../../src/store/store.ts';
-import { tempDir } from '../temp-dir.ts';
+import { openTestStore } from '../test-stores.ts';
 
 export const agentFiles = {
   'svc.yaml': 'workspace: acme\n',
@@ -21,11 +19,11 @@ export interface FlagWorld {
   conversation(texts: string[], options?: { replay?: boolean }): Promise<{ chatId: string; replies: string[]; visitors: string[] }>;
 }
 
-/** Core's services on a fresh SQLite file, with `acme` owned by ada and its support agent live. Time moves 1 ms a read. */
+/** Core's services on a fresh store (SQLite, or PostgreSQL with SVC_TEST_STORE=postgres), with `acme` owned by ada and its support agent live. Time moves 1 ms a read. */
 export async function flagWorld(): Promise<FlagWorld> {
   let now = Date.parse('2026-03-01T12:00:00Z');
   const services = createServices({
-    store: createSqliteStore(join(tempDir(), 'svc.db')),
+    store: await openTestStore(),
     secretKey: randomBytes(32),
     log: createLogger('core', { LOG_LEVEL: 'silent' }),
     clock: () => new Date((now += 1)),

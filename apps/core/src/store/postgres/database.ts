@@ -21,7 +21,8 @@ export interface PostgresOptions {
  * to start migrates, the others wait for it and find nothing left to do.
  */
 export async function openPostgres(url: string, { poolSize = 10 }: PostgresOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A database out of reach fails a call within seconds rather than holding it.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
   // A connection the server drops while idle in the pool is replaced on the next query; it must not end core.
   pool.on('error', () => {});
   try {

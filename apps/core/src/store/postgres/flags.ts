@@ -1,8 +1,129 @@
-import type { FlagsStore } from '../flags-store.ts';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, ne } from 'drizzle-orm';
+import { toMessage } from '../agents-rows.ts';
+import { caseRow, flagRow, toFlag } from '../flags-rows.ts';
+import type { FlagChange, FlagsStore } from '../flags-store.ts';
+import { messageColumns } from './agents.ts';
 import type { PgDb } from './database.ts';
-import { notBuilt } from './not-built.ts';
-import type { Transact } from './transaction.ts';
+import { chatMessages, chats, evalCases, flagEvents, flags } from './schema.ts';
+import { conflict, type PgTx, type Transact } from './transaction.ts';
 
-export function createPostgresFlags(_db: PgDb, _transact: Transact): FlagsStore {
-  return notBuilt<FlagsStore>('flags', ['flags']);
+/** An event as callers know it: `seq` only orders a flag's history. */
+const eventColumns = {
+  id: flagEvents.id,
+  flagId: flagEvents.flagId,
+  actor: flagEvents.actor,
+  fromStatus: flagEvents.fromStatus,
+  toStatus: flagEvents.toStatus,
+  noteBefore: flagEvents.noteBefore,
+  noteAfter: flagEvents.noteAfter,
+  at: flagEvents.at,
+};
+
+async function applyCaseChange(tx: PgTx, change: FlagChange): Promise<void> {
+  const caseChange = change.evalCase;
+  if (!caseChange) return;
+  if (caseChange.op === 'create') await tx.insert(evalCases).values(caseRow(caseChange.evalCase));
+  else if (caseChange.op === 'update')
+    await tx.update(evalCases).set({ expected: caseChange.expected, updatedAt: change.updatedAt }).where(eq(evalCases.id, caseChange.id));
+  else
+    await tx
+      .update(evalCases)
+      .set({ deletedAt: change.updatedAt, updatedAt: change.updatedAt })
+      .where(and(eq(evalCases.id, caseChange.id), isNull(evalCases.deletedAt)));
+}
+
+export function createPostgresFlags(db: PgDb, transact: Transact): FlagsStore {
+  return {
+    flags: {
+      async findMessage(workspaceId, messageId) {
+        const [row] = await db
+          .select({ chat: chats, message: messageColumns })
+          .from(chatMessages)
+          .innerJoin(chats, eq(chats.id, chatMessages.chatId))
+          .where(and(eq(chatMessages.id, messageId), eq(chats.workspaceId, workspaceId)));
+        return row && { chat: row.chat, message: toMessage(row.message) };
+      },
+      async create(flag, event, evalCase) {
+        return transact(async (tx) => {
+          const [live] = await tx
+            .select({ id: flags.id })
+            .from(flags)
+            .where(and(eq(flags.messageId, flag.messageId), ne(flags.status, 'removed')));
+          if (live) return { created: false as const, flagId: live.id };
+          // A create at once that flagged the reply first makes PostgreSQL abort this insert as a serialization
+          // failure (its flag is not in this transaction's snapshot): the transaction runs again and names that flag.
+          // A clash with a row this transaction sees is a duplicate id.
+          const inserted = await tx.insert(flags).values(flagRow(flag)).onConflictDoNothing().returning({ id: flags.id });
+          if (inserted.length === 0) throw conflict();
+          await tx.insert(flagEvents).values(event);
+          if (evalCase) await tx.insert(evalCases).values(caseRow(evalCase));
+          return { created: true as const };
+        });
+      },
+      async get(workspaceId, id) {
+        const [row] = await db
+          .select()
+          .from(flags)
+          .where(and(eq(flags.id, id), eq(flags.workspaceId, workspaceId)));
+        return row && toFlag(row);
+      },
+      async workspaceOf(id) {
+        const [row] = await db.select({ workspaceId: flags.workspaceId }).from(flags).where(eq(flags.id, id));
+        return row?.workspaceId;
+      },
+      async list(workspaceId, status) {
+        const rows = await db
+          .select()
+          .from(flags)
+          .where(and(eq(flags.workspaceId, workspaceId), status === 'all' ? undefined : eq(flags.status, status)))
+          .orderBy(asc(flags.createdAt), asc(flags.id));
+        return rows.map(toFlag);
+      },
+      async history(flagId) {
+        return db.select(eventColumns).from(flagEvents).where(eq(flagEvents.flagId, flagId)).orderBy(asc(flagEvents.seq));
+      },
+      async change(change) {
+        return transact(async (tx) => {
+          const updated = await tx
+            .update(flags)
+            .set({
+              status: change.status,
+              note: change.note,
+              evalCaseId: change.evalCaseId,
+              fixedByVersionId: change.fixedByVersion?.id ?? null,
+              fixedByVersionNumber: change.fixedByVersion?.number ?? null,
+              fixedAt: change.fixedAt,
+              updatedAt: change.updatedAt,
+              revision: change.revision + 1,
+            })
+            .where(and(eq(flags.id, change.flagId), eq(flags.revision, change.revision)))
+            .returning({ id: flags.id });
+          if (updated.length === 0) return false;
+          await applyCaseChange(tx, change);
+          await tx.insert(flagEvents).values(change.event);
+          return true;
+        });
+      },
+      async openIn(workspaceId, chatIds) {
+        if (chatIds.length === 0) return new Set();
+        const rows = await db
+          .selectDistinct({ chatId: flags.chatId })
+          .from(flags)
+          .where(and(eq(flags.workspaceId, workspaceId), eq(flags.status, 'open'), inArray(flags.chatId, chatIds)));
+        return new Set(rows.map((row) => row.chatId));
+      },
+      async createdBetween(workspaceId, after, upTo, limit) {
+        const where = and(
+          eq(flags.workspaceId, workspaceId),
+          eq(flags.status, 'open'),
+          isNotNull(flags.note),
+          after === null ? undefined : gt(flags.createdAt, after),
+          lte(flags.createdAt, upTo),
+        );
+        const oldest = await db.select().from(flags).where(where).orderBy(asc(flags.createdAt), asc(flags.id)).limit(limit);
+        const [total] = await db.select({ n: count() }).from(flags).where(where);
+        return { count: total?.n ?? 0, oldest: oldest.map(toFlag) };
+      },
+    },
+  };
 }

@@ -1,8 +1,442 @@
-import type { MessagingStore } from '../messaging-store.ts';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  type Placeholder,
+  sql,
+} from 'drizzle-orm';
+import {
+  HourlyLimitReached,
+  hourOf,
+  type IdempotencyScope,
+  type MessagingStore,
+  type NewOutboxMessage,
+  type PhoneVerification,
+  queuedMessage,
+  senderRecord,
+  senderRow,
+  type StoredResponse,
+  VerificationChanged,
+} from '../messaging-store.ts';
 import type { PgDb } from './database.ts';
-import { notBuilt } from './not-built.ts';
-import type { Transact } from './transaction.ts';
+import { keepNewestRows, purgeRows } from './purge.ts';
+import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
+import type { PgTx, Transact } from './transaction.ts';
 
-export function createPostgresMessaging(_db: PgDb, _transact: Transact): MessagingStore {
-  return notBuilt<MessagingStore>('messaging', ['verifications', 'outbox', 'senders', 'testNumbers', 'devMessages', 'idempotency']);
+const p = sql.placeholder;
+
+/**
+ * The writes here (all but the replace of test numbers) are one statement that reads and changes its rows
+ * atomically, or lock what they then read (a number's lock, a verification's row, outbox rows taken `for update
+ * skip locked`): read committed suffices, and writes that meet on a row (failed attempts, a workspace's hourly
+ * count) wait for each other instead of failing and running again.
+ */
+const readCommitted = { isolation: 'read committed' } as const;
+
+/** The space of the advisory locks that make the creates of one number run one at a time. */
+const numberLocks = 7_302_116;
+
+const keyIs = (scope: IdempotencyScope) =>
+  and(
+    eq(idempotencyKeys.workspaceId, scope.workspaceId),
+    eq(idempotencyKeys.operation, scope.operation),
+    eq(idempotencyKeys.key, scope.key),
+  );
+
+/** Pending verifications of a number that have not expired at `now`. */
+const pendingOf = (workspaceId: string | Placeholder, phoneNumber: string | Placeholder, now: string | Placeholder) =>
+  and(
+    eq(phoneVerifications.workspaceId, workspaceId),
+    eq(phoneVerifications.phoneNumber, phoneNumber),
+    eq(phoneVerifications.status, 'pending'),
+    gt(phoneVerifications.expiresAt, now),
+  );
+
+// A literal 'pending', as in the partial due index, so the planner can always use it.
+const isPending = sql`${messageOutbox.status} = 'pending'`;
+
+export function createPostgresMessaging(db: PgDb, transact: Transact): MessagingStore {
+  // The reads of every create and verify are prepared once per connection.
+  const verificationById = db
+    .select()
+    .from(phoneVerifications)
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.workspaceId, p('workspaceId'))))
+    .prepare('messaging_verification_by_id');
+  const pendingForNumber = db
+    .select()
+    .from(phoneVerifications)
+    .where(pendingOf(p('workspaceId'), p('phoneNumber'), p('now')))
+    .orderBy(desc(phoneVerifications.createdAt))
+    .limit(1)
+    .prepare('messaging_pending_for_number');
+  const sendTimesToNumber = db
+    .select({ createdAt: messageOutbox.createdAt })
+    .from(messageOutbox)
+    .where(
+      and(
+        eq(messageOutbox.workspaceId, p('workspaceId')),
+        eq(messageOutbox.phoneNumber, p('phoneNumber')),
+        gt(messageOutbox.createdAt, p('since')),
+      ),
+    )
+    .orderBy(desc(messageOutbox.createdAt))
+    .limit(p('limit'))
+    .prepare('messaging_send_times_to_number');
+  const sendsInHour = db
+    .select({ count: hourlySends.count })
+    .from(hourlySends)
+    .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
+    .prepare('messaging_sends_in_hour');
+  const senderOf = db
+    .select()
+    .from(senders)
+    .where(eq(senders.workspaceId, p('workspaceId')))
+    .prepare('messaging_sender_of');
+
+  /**
+   * Inserts a verification unless its number has a pending one that has not expired, which throws
+   * VerificationChanged. Under the number's lock, so creates of one number, in any core, run one after the other
+   * and each sees those committed before it; one statement inserts and looks for another pending one.
+   */
+  async function insertVerification(tx: PgTx, verification: PhoneVerification): Promise<void> {
+    const { workspaceId, phoneNumber, createdAt } = verification;
+    await tx.execute(sql`select pg_advisory_xact_lock(${numberLocks}, hashtext(${`${workspaceId} ${phoneNumber}`}))`);
+    const other = tx
+      .select({ id: phoneVerifications.id })
+      .from(phoneVerifications)
+      .where(and(pendingOf(workspaceId, phoneNumber, createdAt), ne(phoneVerifications.id, verification.id)));
+    const [inserted] = await tx
+      .insert(phoneVerifications)
+      .values(verification)
+      .returning({ clash: sql<boolean>`exists (${other})` });
+    if (inserted?.clash) throw new VerificationChanged(phoneNumber);
+  }
+
+  /**
+   * Queues a message and counts it in its workspace's hour, in one statement, or throws when the hour is full
+   * (the count then changes nothing, and the transaction's rollback takes the message back).
+   */
+  async function queue(tx: PgTx, message: NewOutboxMessage, hourlyLimit: number): Promise<void> {
+    const hour = hourOf(message.createdAt);
+    if (hourlyLimit < 1) throw new HourlyLimitReached(hour);
+    const queued = tx.$with('queued').as(tx.insert(messageOutbox).values(queuedMessage(message)).returning({ id: messageOutbox.id }));
+    const counted = await tx
+      .with(queued)
+      .insert(hourlySends)
+      .values({ workspaceId: message.workspaceId, hour, count: 1 })
+      .onConflictDoUpdate({
+        target: [hourlySends.workspaceId, hourlySends.hour],
+        set: { count: sql`${hourlySends.count} + 1` },
+        setWhere: lt(hourlySends.count, hourlyLimit),
+      })
+      .returning({ count: hourlySends.count });
+    if (counted.length === 0) throw new HourlyLimitReached(hour);
+  }
+
+  /** Finishes a message held by `claimId`; answers false, changing nothing, when that claim does not hold it any more. */
+  const finish = (
+    id: string,
+    claimId: string,
+    outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string },
+  ) =>
+    transact(async (tx) => {
+      const error = outcome.error ?? null;
+      const [message] = await tx
+        .update(messageOutbox)
+        .set({
+          status: outcome.status,
+          codeSealed: null,
+          providerMessageId: outcome.providerMessageId ?? null,
+          lastError: error,
+          sentAt: outcome.status === 'sent' ? outcome.at : null,
+          attempts: sql`${messageOutbox.attempts} + 1`,
+          claimId: null,
+          claimedUntil: null,
+        })
+        .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), isPending))
+        .returning({ verificationId: messageOutbox.verificationId });
+      if (!message) return false;
+      await tx
+        .update(phoneVerifications)
+        .set({ deliveryStatus: outcome.status, deliveryError: error, deliveryUpdatedAt: outcome.at })
+        .where(and(eq(phoneVerifications.id, message.verificationId), eq(phoneVerifications.deliveryStatus, 'queued')));
+      return true;
+    }, readCommitted);
+
+  return {
+    verifications: {
+      async create(verification, message, hourlyLimit) {
+        await transact(async (tx) => {
+          await insertVerification(tx, verification);
+          if (message) await queue(tx, message, hourlyLimit);
+        }, readCommitted);
+      },
+      async resend(id, lastSentBefore, resend, message, hourlyLimit) {
+        return transact(async (tx) => {
+          // The outbox rows first, then the verification's: the order in which a finished send locks them too.
+          await tx
+            .update(messageOutbox)
+            .set({ status: 'superseded', codeSealed: null })
+            .where(and(eq(messageOutbox.verificationId, id), isPending));
+          // Changed only while its last send is the one the caller read; a resend that waited for another's
+          // lock on the row finds it changed.
+          const [updated] = await tx
+            .update(phoneVerifications)
+            .set({
+              ...resend,
+              deliveryError: null,
+              deliveryUpdatedAt: resend.lastSentAt,
+              sendCount: sql`${phoneVerifications.sendCount} + 1`,
+            })
+            .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.lastSentAt, lastSentBefore)))
+            .returning();
+          if (!updated) {
+            const [current] = await tx
+              .select({ phoneNumber: phoneVerifications.phoneNumber })
+              .from(phoneVerifications)
+              .where(eq(phoneVerifications.id, id));
+            if (!current) throw new Error(`verification ${id} vanished`);
+            throw new VerificationChanged(current.phoneNumber);
+          }
+          if (message) await queue(tx, message, hourlyLimit);
+          return updated;
+        }, readCommitted);
+      },
+      async get(workspaceId, id) {
+        const [verification] = await verificationById.execute({ id, workspaceId });
+        return verification;
+      },
+      async findPending(workspaceId, phoneNumber, now) {
+        const [verification] = await pendingForNumber.execute({ workspaceId, phoneNumber, now });
+        return verification;
+      },
+      async recordFailedAttempt(id, blockAt) {
+        const [after] = await transact(
+          (tx) =>
+            tx
+              .update(phoneVerifications)
+              .set({
+                failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
+                status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${blockAt} then 'blocked' else ${phoneVerifications.status} end`,
+              })
+              .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
+              .returning(),
+          readCommitted,
+        );
+        return after;
+      },
+      async markVerified(id, at) {
+        const verified = await transact(
+          (tx) =>
+            tx
+              .update(phoneVerifications)
+              .set({ status: 'verified', verifiedAt: at })
+              .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
+              .returning({ id: phoneVerifications.id }),
+          readCommitted,
+        );
+        return verified.length > 0;
+      },
+    },
+    outbox: {
+      async recentSendTimes(workspaceId, phoneNumber, since, limit) {
+        return (await sendTimesToNumber.execute({ workspaceId, phoneNumber, since, limit })).map((row) => row.createdAt);
+      },
+      async sendsInHour(workspaceId, hour) {
+        const [row] = await sendsInHour.execute({ workspaceId, hour });
+        return row?.count ?? 0;
+      },
+      async due(now, limit) {
+        return db
+          .select({ ...getTableColumns(messageOutbox), codeExpiresAt: phoneVerifications.expiresAt })
+          .from(messageOutbox)
+          .innerJoin(phoneVerifications, eq(phoneVerifications.id, messageOutbox.verificationId))
+          .where(and(isPending, lte(messageOutbox.nextAttemptAt, now)))
+          .orderBy(asc(messageOutbox.nextAttemptAt))
+          .limit(limit);
+      },
+      async claim(claim, limit) {
+        const claimed = await transact((tx) => {
+          // Locked as they are taken, skipping those another claim is taking: two claimers never wait for each
+          // other, and never get the same message.
+          const claimable = tx
+            .select({ id: messageOutbox.id })
+            .from(messageOutbox)
+            .where(
+              and(
+                isPending,
+                lte(messageOutbox.nextAttemptAt, claim.now),
+                or(isNull(messageOutbox.claimedUntil), lt(messageOutbox.claimedUntil, claim.now)),
+              ),
+            )
+            .orderBy(asc(messageOutbox.nextAttemptAt))
+            .limit(limit)
+            .for('update', { skipLocked: true });
+          return tx
+            .update(messageOutbox)
+            .set({ claimId: claim.id, claimedUntil: claim.until })
+            .from(phoneVerifications)
+            .where(and(inArray(messageOutbox.id, claimable), eq(phoneVerifications.id, messageOutbox.verificationId)))
+            .returning({ ...getTableColumns(messageOutbox), codeExpiresAt: phoneVerifications.expiresAt });
+        }, readCommitted);
+        // Oldest due first, as they were chosen.
+        return claimed.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : 0));
+      },
+      markSent(id, claimId, providerMessageId, at) {
+        return finish(id, claimId, { status: 'sent', providerMessageId, at });
+      },
+      markFailed(id, claimId, error, at) {
+        return finish(id, claimId, { status: 'failed', error, at });
+      },
+      async markRetry(id, claimId, nextAttemptAt, error) {
+        const retried = await transact(
+          (tx) =>
+            tx
+              .update(messageOutbox)
+              .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
+              .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), isPending))
+              .returning({ id: messageOutbox.id }),
+          readCommitted,
+        );
+        return retried.length > 0;
+      },
+      async findByProviderMessageId(providerMessageId) {
+        const [message] = await db.select().from(messageOutbox).where(eq(messageOutbox.providerMessageId, providerMessageId));
+        return message;
+      },
+      async setDeliveryStatus(verificationId, status, error, at) {
+        await transact(
+          (tx) =>
+            tx
+              .update(phoneVerifications)
+              .set({ deliveryStatus: status, deliveryError: error, deliveryUpdatedAt: at })
+              .where(eq(phoneVerifications.id, verificationId)),
+          readCommitted,
+        );
+      },
+      purgeFinished(before, limit) {
+        return purgeRows(transact, messageOutbox, and(ne(messageOutbox.status, 'pending'), lt(messageOutbox.createdAt, before))!, limit);
+      },
+      purgeHourlyCounts(before, limit) {
+        return purgeRows(transact, hourlySends, lt(hourlySends.hour, before)!, limit);
+      },
+    },
+    senders: {
+      async get(workspaceId) {
+        const [row] = await senderOf.execute({ workspaceId });
+        return row && senderRecord(row);
+      },
+      async put(sender) {
+        const row = senderRow(sender);
+        await transact((tx) => tx.insert(senders).values(row).onConflictDoUpdate({ target: senders.workspaceId, set: row }), readCommitted);
+      },
+      async withClearField(field) {
+        const rows = await db
+          .select()
+          .from(senders)
+          .where(sql`${senders.config}::jsonb ? ${field}`)
+          .orderBy(asc(senders.workspaceId));
+        return rows.map(senderRecord);
+      },
+    },
+    testNumbers: {
+      async list(workspaceId) {
+        return db
+          .select({ phoneNumber: testNumbers.phoneNumber, codeSealed: testNumbers.codeSealed })
+          .from(testNumbers)
+          .where(eq(testNumbers.workspaceId, workspaceId))
+          .orderBy(asc(testNumbers.phoneNumber));
+      },
+      async replace(workspaceId, numbers, at) {
+        // Serializable: of two replaces at once, the second runs again after the first and its list is the one kept.
+        await transact(async (tx) => {
+          await tx.delete(testNumbers).where(eq(testNumbers.workspaceId, workspaceId));
+          if (numbers.length > 0) await tx.insert(testNumbers).values(numbers.map((number) => ({ ...number, workspaceId, createdAt: at })));
+        });
+      },
+    },
+    devMessages: {
+      async add(message) {
+        await transact((tx) => tx.insert(devMessages).values(message), readCommitted);
+      },
+      async list(limit) {
+        return db.select().from(devMessages).orderBy(desc(devMessages.createdAt), desc(devMessages.id)).limit(limit);
+      },
+      keepNewest(kept) {
+        return keepNewestRows(transact, devMessages, kept);
+      },
+    },
+    idempotency: {
+      async get(scope, since) {
+        const [stored] = await db
+          .select({ requestHash: idempotencyKeys.requestHash, response: idempotencyKeys.response })
+          .from(idempotencyKeys)
+          .where(and(keyIs(scope), isNotNull(idempotencyKeys.response), gte(idempotencyKeys.createdAt, since)));
+        return stored as StoredResponse | undefined;
+      },
+      async claim(scope, requestHash, claim, since) {
+        const row = { ...scope, requestHash, response: null, createdAt: claim.now, claimId: claim.id, claimedUntil: claim.until };
+        const record = {
+          requestHash: idempotencyKeys.requestHash,
+          response: idempotencyKeys.response,
+          claimId: idempotencyKeys.claimId,
+          claimedUntil: idempotencyKeys.claimedUntil,
+        };
+        return transact(async (tx) => {
+          // Inserted, or taken over; a key left as it was is still locked by the insert, so the read after it
+          // finds it as the holder left it.
+          const [taken] = await tx
+            .insert(idempotencyKeys)
+            .values(row)
+            .onConflictDoUpdate({
+              target: [idempotencyKeys.workspaceId, idempotencyKeys.operation, idempotencyKeys.key],
+              set: row,
+              // Taken over: an answer older than the key's lifetime, or a claim whose request died unanswered.
+              setWhere: or(
+                and(isNotNull(idempotencyKeys.response), lt(idempotencyKeys.createdAt, since)),
+                and(isNull(idempotencyKeys.response), lt(idempotencyKeys.claimedUntil, claim.now)),
+              ),
+            })
+            .returning(record);
+          if (taken) return taken;
+          const [held] = await tx.select(record).from(idempotencyKeys).where(keyIs(scope));
+          if (!held) throw new Error(`idempotency key ${scope.key} vanished`);
+          return held;
+        }, readCommitted);
+      },
+      async answer(scope, claimId, response, at) {
+        const answered = await transact(
+          (tx) =>
+            tx
+              .update(idempotencyKeys)
+              .set({ response, createdAt: at, claimedUntil: null })
+              .where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response)))
+              .returning({ key: idempotencyKeys.key }),
+          readCommitted,
+        );
+        return answered.length > 0;
+      },
+      async release(scope, claimId) {
+        await transact(
+          (tx) =>
+            tx.delete(idempotencyKeys).where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response))),
+          readCommitted,
+        );
+      },
+      purge(before, limit) {
+        return purgeRows(transact, idempotencyKeys, lt(idempotencyKeys.createdAt, before)!, limit);
+      },
+    },
+  };
 }

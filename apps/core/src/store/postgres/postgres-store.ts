@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { pageOf } from '../page.ts';
 import type { Membership, Store } from '../store.ts';
 import { createPostgresAgents } from './agents.ts';
@@ -145,6 +145,9 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
         );
         return revoked.length > 0;
       },
+    },
+    async ping() {
+      await db.execute(sql`select 1`);
     },
     async close() {
       await db.$client.end();

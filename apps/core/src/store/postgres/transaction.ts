@@ -28,6 +28,10 @@ export function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The answer to a write a unique index refuses: the request clashed with data already there. */
+export const conflict = () =>
+  new DomainError('conflict', 'this conflicts with something saved before or at the same time; retry the request');
+
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
 
 /**
@@ -46,9 +50,7 @@ export function transactor(db: PgDb): Transact {
           await pause(attempt);
           continue;
         }
-        if (state === duplicateKey) {
-          throw new DomainError('conflict', 'this conflicts with something saved before or at the same time; retry the request');
-        }
+        if (state === duplicateKey) throw conflict();
         throw error;
       }
     }

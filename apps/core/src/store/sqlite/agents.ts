@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, exists, getTableColumns, lt, max, or, sql } from 'drizzle-orm';
-import type { AgentsStore, AgentVersion, ChatMessage } from '../agents-store.ts';
+import { messageRow, toMessage, toVersion, versionRow } from '../agents-rows.ts';
+import type { AgentsStore, ChatMessage } from '../agents-store.ts';
 import { pageOf } from '../page.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
@@ -16,17 +17,10 @@ const inboxColumns = {
   messageCount: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.chatId} = ${chats.id})`,
 };
 
-type VersionRow = typeof agentVersions.$inferSelect;
-
 /** Inserts a chat's messages with their traces, inside the caller's write unit. */
 export function insertMessages(db: SqliteDb, messages: ChatMessage[]): void {
-  for (const m of messages)
-    db.insert(chatMessages)
-      .values({ ...m, trace: m.trace === null ? null : JSON.stringify(m.trace) })
-      .run();
+  for (const m of messages) db.insert(chatMessages).values(messageRow(m)).run();
 }
-
-const toVersion = (row: VersionRow): AgentVersion => ({ ...row, files: JSON.parse(row.files) as Record<string, string> });
 
 export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
   const versionById = (id: string) => db.select().from(agentVersions).where(eq(agentVersions.id, id)).get();
@@ -57,9 +51,9 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
             .from(agentVersions)
             .where(eq(agentVersions.workspaceId, version.workspaceId))
             .get();
-          const row = { ...version, number: (last?.n ?? 0) + 1, files: JSON.stringify(version.files) };
-          db.insert(agentVersions).values(row).run();
-          return { version: toVersion(row), created: true };
+          const created = { ...version, number: (last?.n ?? 0) + 1 };
+          db.insert(agentVersions).values(versionRow(created)).run();
+          return { version: created, created: true };
         });
       },
       async list(workspaceId, { limit, after }) {
@@ -188,7 +182,7 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
           .where(eq(chatMessages.chatId, chatId))
           .orderBy(sql`rowid`)
           .all()
-          .map((m) => ({ ...m, trace: m.trace ? (JSON.parse(m.trace) as unknown) : null }));
+          .map(toMessage);
       },
     },
   };

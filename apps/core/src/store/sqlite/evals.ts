@@ -1,20 +1,15 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import type { EvalExecutionRecord, EvalRunRecord, EvalsStore } from '../evals-store.ts';
-import type { EvalCaseRecord } from '../flags-store.ts';
+import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
 import { insertMessages } from './agents.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { chats, evalCases, evalExecutions, evalOverrides, evalRuns } from './schema.ts';
 
-type CaseRow = typeof evalCases.$inferSelect;
 type RunRow = typeof evalRuns.$inferSelect;
 type ExecutionRow = typeof evalExecutions.$inferSelect;
-
-export const toCase = (row: CaseRow): EvalCaseRecord => ({ ...row, turns: JSON.parse(row.turns) as string[] });
-
-export const caseRow = (c: EvalCaseRecord) => ({ ...c, turns: JSON.stringify(c.turns) });
 
 const toRun = ({ versionId, versionNumber, agentModels, skipped, ...row }: RunRow): EvalRunRecord => ({
   ...row,

@@ -1,19 +1,10 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
-import type { FlagChange, FlagRecord, FlagSnapshot, FlagsStore } from '../flags-store.ts';
+import { caseRow, flagRow, toFlag } from '../flags-rows.ts';
+import type { FlagChange, FlagsStore } from '../flags-store.ts';
+import { toMessage } from '../agents-rows.ts';
 import type { SqliteDb } from './database.ts';
-import { caseRow } from './evals.ts';
 import type { Write } from './group-commit.ts';
 import { chatMessages, chats, evalCases, flagEvents, flags } from './schema.ts';
-
-type FlagRow = typeof flags.$inferSelect;
-
-const toFlag = ({ snapshot, versionId, versionNumber, fixedByVersionId, fixedByVersionNumber, ...row }: FlagRow): FlagRecord => ({
-  ...row,
-  version: { id: versionId, number: versionNumber },
-  fixedByVersion:
-    fixedByVersionId === null || fixedByVersionNumber === null ? null : { id: fixedByVersionId, number: fixedByVersionNumber },
-  snapshot: JSON.parse(snapshot) as FlagSnapshot,
-});
 
 export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
   const liveFlagOf = (messageId: string) =>
@@ -45,9 +36,7 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
           .innerJoin(chats, eq(chats.id, chatMessages.chatId))
           .where(and(eq(chatMessages.id, messageId), eq(chats.workspaceId, workspaceId)))
           .get();
-        if (!row) return undefined;
-        const trace = row.message.trace ? (JSON.parse(row.message.trace) as unknown) : null;
-        return { chat: row.chat, message: { ...row.message, trace } };
+        return row && { chat: row.chat, message: toMessage(row.message) };
       },
       async create(flag, event, evalCase) {
         // One write unit: the check and the inserts see no other write in between; the partial unique index
@@ -55,17 +44,7 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
         return write(() => {
           const live = liveFlagOf(flag.messageId);
           if (live) return { created: false as const, flagId: live.id };
-          const { version, fixedByVersion, snapshot, ...rest } = flag;
-          db.insert(flags)
-            .values({
-              ...rest,
-              versionId: version.id,
-              versionNumber: version.number,
-              fixedByVersionId: fixedByVersion?.id ?? null,
-              fixedByVersionNumber: fixedByVersion?.number ?? null,
-              snapshot: JSON.stringify(snapshot),
-            })
-            .run();
+          db.insert(flags).values(flagRow(flag)).run();
           db.insert(flagEvents).values(event).run();
           if (evalCase) db.insert(evalCases).values(caseRow(evalCase)).run();
           return { created: true as const };

@@ -23,6 +23,9 @@ import {
   type MessagingStore,
   type IdempotencyScope,
   type NewOutboxMessage,
+  queuedMessage,
+  senderRecord,
+  senderRow,
   type StoredResponse,
   VerificationChanged,
 } from '../messaging-store.ts';
@@ -30,15 +33,6 @@ import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
-
-const outboxRow = (message: NewOutboxMessage) => ({
-  ...message,
-  status: 'pending' as const,
-  attempts: 0,
-  nextAttemptAt: message.createdAt,
-  claimId: null,
-  claimedUntil: null,
-});
 
 const p = sql.placeholder;
 
@@ -173,7 +167,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     if (hourlyLimit < 1 || countSend.run({ workspaceId: message.workspaceId, hour, limit: hourlyLimit }).changes === 0) {
       throw new HourlyLimitReached(hour);
     }
-    insertMessage.run({ ...outboxRow(message), lastError: null, providerMessageId: null, sentAt: null });
+    insertMessage.run({ ...queuedMessage(message) });
   };
 
   /** Finishes a message (sent or given up on): its code is no longer kept, and its verification says so. */
@@ -316,10 +310,10 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     senders: {
       async get(workspaceId) {
         const row = senderOf.get({ workspaceId });
-        return row && { ...row, config: JSON.parse(row.config) as Record<string, string> };
+        return row && senderRecord(row);
       },
       async put(sender) {
-        const row = { ...sender, config: JSON.stringify(sender.config) };
+        const row = senderRow(sender);
         await write(() => db.insert(senders).values(row).onConflictDoUpdate({ target: senders.workspaceId, set: row }).run());
       },
       async withClearField(field) {
@@ -328,7 +322,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
           .from(senders)
           .where(sql`json_type(${senders.config}, ${`$."${field}"`}) IS NOT NULL`)
           .all();
-        return rows.map((row) => ({ ...row, config: JSON.parse(row.config) as Record<string, string> }));
+        return rows.map(senderRecord);
       },
     },
     testNumbers: {

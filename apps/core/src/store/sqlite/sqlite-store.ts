@@ -171,6 +171,9 @@ export function createSqliteStore(file: string): Store {
         return result.changes > 0;
       },
     },
+    async ping() {
+      db.$client.prepare('select 1').get();
+    },
     async close() {
       group.flush();
       db.$client.close();
