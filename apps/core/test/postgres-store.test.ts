@@ -3,10 +3,10 @@ import pg from 'pg';
 import { expect, it } from 'vitest';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { describeStoreContracts } from './store-contracts.ts';
-import { migratedPostgresDatabase } from './test-stores.ts';
+import { openPostgresTestStore } from './test-stores.ts';
 
 // Each test gets its own copy of a migrated database, so no test sees another's rows.
-describeStoreContracts('postgres', async () => createPostgresStore(await migratedPostgresDatabase()));
+describeStoreContracts('postgres', openPostgresTestStore);
 
 it('migrates once when several cores start at once, and each finds every table', async () => {
   const url = await createPostgresDatabase();

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
+import { createPostgresDatabase, dropPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
 import { afterAll } from 'vitest';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
@@ -9,6 +9,9 @@ import { tempDir } from './temp-dir.ts';
 export type StoreKind = 'sqlite' | 'postgres';
 
 afterAll(dropPostgresDatabases);
+
+/** The database of each PostgreSQL store opened here, dropped when it closes. */
+const databases = new WeakMap<Store, string>();
 
 let migrated: Promise<string> | undefined;
 
@@ -29,15 +32,29 @@ export async function migratedPostgresDatabase(): Promise<string> {
 export async function openCoreStores(kind: StoreKind, count: number): Promise<Store[]> {
   if (kind === 'sqlite') return Array(count).fill(createSqliteStore(join(tempDir(), 'svc.db'))) as Store[];
   const url = await migratedPostgresDatabase();
-  const first = await createPostgresStore(url);
-  return [first, ...(await Promise.all(Array.from({ length: count - 1 }, () => createPostgresStore(url))))];
+  const stores = [
+    await createPostgresStore(url),
+    ...(await Promise.all(Array.from({ length: count - 1 }, () => createPostgresStore(url)))),
+  ];
+  for (const store of stores) databases.set(store, url);
+  return stores;
 }
 
-/** Closes each store once, however many cores share it. */
-export const closeStores = (stores: Store[]) => Promise.all([...new Set(stores)].map((store) => store.close()));
+/** Closes each store once, however many cores share it, and drops its PostgreSQL database. */
+export async function closeStores(stores: Store[]): Promise<void> {
+  await Promise.all([...new Set(stores)].map((store) => store.close()));
+  const urls = new Set(stores.map((store) => databases.get(store)).filter((url) => url !== undefined));
+  await Promise.all([...urls].map(dropPostgresDatabase));
+}
+
+/** A store on a new PostgreSQL database, dropped when the store closes. */
+export async function openPostgresTestStore(): Promise<Store> {
+  const url = await migratedPostgresDatabase();
+  const store = await createPostgresStore(url);
+  return { ...store, close: () => store.close().then(() => dropPostgresDatabase(url)) };
+}
 
 /** The store of a service test: SQLite, or a new PostgreSQL database when SVC_TEST_STORE=postgres. */
 export async function openTestStore(): Promise<Store> {
-  const [store] = await openCoreStores(process.env.SVC_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite', 1);
-  return store!;
+  return process.env.SVC_TEST_STORE === 'postgres' ? openPostgresTestStore() : createSqliteStore(join(tempDir(), 'svc.db'));
 }

@@ -1,8 +1,184 @@
-import type { AuthStore } from '../auth-store.ts';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
+import { mailRow } from '../mail-row.ts';
 import type { PgDb } from './database.ts';
-import { notBuilt } from './not-built.ts';
-import type { Transact } from './transaction.ts';
+import { keepNewestRows, purgeRows } from './purge.ts';
+import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
+import type { PgTx, Transact } from './transaction.ts';
 
-export function createPostgresAuth(_db: PgDb, _transact: Transact): AuthStore {
-  return notBuilt<AuthStore>('auth', ['deviceAuthorizations', 'sessions', 'loginLinks', 'mails', 'devMails']);
+const dueMails = (now: string, claimable: boolean) =>
+  and(
+    eq(mailOutbox.status, 'pending'),
+    lte(mailOutbox.nextAttemptAt, now),
+    claimable ? or(isNull(mailOutbox.claimedUntil), lt(mailOutbox.claimedUntil, now)) : undefined,
+  );
+
+/** Oldest due first; mails due at the same moment by when they were queued, then by id. */
+const dueOrder = [asc(mailOutbox.nextAttemptAt), asc(mailOutbox.createdAt), asc(mailOutbox.id)];
+
+/** A pending mail's outcome, recorded only while the claim `claimId` holds it. */
+const heldBy = (id: string, claimId: string) =>
+  and(eq(mailOutbox.id, id), eq(mailOutbox.claimId, claimId), eq(mailOutbox.status, 'pending'));
+
+export function createPostgresAuth(db: PgDb, transact: Transact): AuthStore {
+  const insertLinkAndMail = async (tx: PgTx, link: LoginLinkRecord, mail: NewMail) => {
+    await tx.insert(loginLinks).values(link);
+    await tx.insert(mailOutbox).values(mailRow(mail));
+  };
+
+  const recordMail = (id: string, claimId: string, changes: PgUpdateSetSource<typeof mailOutbox>) =>
+    transact(async (tx) => {
+      const recorded = await tx
+        .update(mailOutbox)
+        .set({ ...changes, claimId: null, claimedUntil: null })
+        .where(heldBy(id, claimId))
+        .returning({ id: mailOutbox.id });
+      return recorded.length > 0;
+    });
+
+  return {
+    deviceAuthorizations: {
+      async create(record, mail) {
+        await transact(async (tx) => {
+          await tx.insert(deviceAuthorizations).values(record);
+          if (mail) await insertLinkAndMail(tx, mail.link, mail.mail);
+        });
+      },
+      async findByDeviceCodeHash(hash) {
+        const [found] = await db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.deviceCodeHash, hash));
+        return found;
+      },
+      async findByUserCode(userCode) {
+        const [found] = await db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.userCode, userCode));
+        return found;
+      },
+      async update(id, changes) {
+        await transact((tx) => tx.update(deviceAuthorizations).set(changes).where(eq(deviceAuthorizations.id, id)));
+      },
+      async decide(id, status, userId, at) {
+        const decided = await transact((tx) =>
+          tx
+            .update(deviceAuthorizations)
+            .set({ status, userId, decidedAt: at })
+            .where(and(eq(deviceAuthorizations.id, id), eq(deviceAuthorizations.status, 'pending')))
+            .returning({ id: deviceAuthorizations.id }),
+        );
+        return decided.length > 0;
+      },
+      async spend(id, tokenId) {
+        const spent = await transact((tx) =>
+          tx
+            .update(deviceAuthorizations)
+            .set({ status: 'spent', tokenId })
+            .where(and(eq(deviceAuthorizations.id, id), eq(deviceAuthorizations.status, 'approved')))
+            .returning({ id: deviceAuthorizations.id }),
+        );
+        return spent.length > 0;
+      },
+      purgeExpired(before, limit) {
+        return purgeRows(transact, deviceAuthorizations, lt(deviceAuthorizations.expiresAt, before)!, limit);
+      },
+    },
+    sessions: {
+      async create(session) {
+        await transact((tx) => tx.insert(sessions).values(session));
+      },
+      async findByTokenHash(hash, now) {
+        const [session] = await db
+          .select()
+          .from(sessions)
+          .where(and(eq(sessions.tokenHash, hash), gt(sessions.expiresAt, now)));
+        return session;
+      },
+      async delete(tokenHash) {
+        await transact((tx) => tx.delete(sessions).where(eq(sessions.tokenHash, tokenHash)));
+      },
+      purgeExpired(before, limit) {
+        return purgeRows(transact, sessions, lte(sessions.expiresAt, before)!, limit);
+      },
+    },
+    loginLinks: {
+      async create(link, mail) {
+        await transact((tx) => insertLinkAndMail(tx, link, mail));
+      },
+      async findByTokenHash(hash) {
+        const [link] = await db.select().from(loginLinks).where(eq(loginLinks.tokenHash, hash));
+        return link;
+      },
+      async use(id, at) {
+        const used = await transact((tx) =>
+          tx
+            .update(loginLinks)
+            .set({ usedAt: at })
+            .where(and(eq(loginLinks.id, id), isNull(loginLinks.usedAt)))
+            .returning({ id: loginLinks.id }),
+        );
+        return used.length > 0;
+      },
+      purgeExpired(before, limit) {
+        return purgeRows(transact, loginLinks, lt(loginLinks.expiresAt, before)!, limit);
+      },
+    },
+    mails: {
+      async due(now, limit) {
+        return db
+          .select()
+          .from(mailOutbox)
+          .where(dueMails(now, false))
+          .orderBy(...dueOrder)
+          .limit(limit);
+      },
+      // The due mails no claim holds are locked as they are read, skipping those another core is claiming at the
+      // same moment: racing cores take different mails and never wait for each other.
+      claim(claim, limit) {
+        return transact(
+          async (tx) => {
+            const claimed = await tx
+              .select()
+              .from(mailOutbox)
+              .where(dueMails(claim.now, true))
+              .orderBy(...dueOrder)
+              .limit(limit)
+              .for('update', { skipLocked: true });
+            if (claimed.length === 0) return [];
+            await tx
+              .update(mailOutbox)
+              .set({ claimId: claim.id, claimedUntil: claim.until })
+              .where(
+                inArray(
+                  mailOutbox.id,
+                  claimed.map((mail) => mail.id),
+                ),
+              );
+            return claimed.map((mail) => ({ ...mail, claimId: claim.id, claimedUntil: claim.until }));
+          },
+          { isolation: 'read committed' },
+        );
+      },
+      markSent(id, claimId, at) {
+        return recordMail(id, claimId, { status: 'sent', sentAt: at, bodySealed: null });
+      },
+      markRetry(id, claimId, nextAttemptAt, error) {
+        return recordMail(id, claimId, { nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1` });
+      },
+      markFailed(id, claimId, error) {
+        return recordMail(id, claimId, { status: 'failed', lastError: error, bodySealed: null });
+      },
+      purgeFinished(before, limit) {
+        return purgeRows(transact, mailOutbox, and(ne(mailOutbox.status, 'pending'), lt(mailOutbox.createdAt, before))!, limit);
+      },
+    },
+    devMails: {
+      async add(mail) {
+        await transact((tx) => tx.insert(devMails).values(mail));
+      },
+      async list(limit) {
+        return db.select().from(devMails).orderBy(desc(devMails.createdAt), desc(devMails.id)).limit(limit);
+      },
+      keepNewest(kept) {
+        return keepNewestRows(transact, devMails, kept);
+      },
+    },
+  };
 }

@@ -1,8 +1,303 @@
-import type { EvalsStore } from '../evals-store.ts';
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { newId } from '../../services/ids.ts';
+import { executionRow, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
+import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
+import { caseRow, toCase } from '../flags-rows.ts';
+import { pageOf } from '../page.ts';
+import { insertMessages } from './agents.ts';
 import type { PgDb } from './database.ts';
-import { notBuilt } from './not-built.ts';
-import type { Transact } from './transaction.ts';
+import { chats, evalCases, evalExecutions, evalOverrides, evalRuns } from './schema.ts';
+import type { PgTx, Transact } from './transaction.ts';
 
-export function createPostgresEvals(_db: PgDb, _transact: Transact): EvalsStore {
-  return notBuilt<EvalsStore>('evals', ['evalCases', 'evalRuns', 'evalWork']);
+/** Executions inserted per statement when a run is created: well under PostgreSQL's 65,535 parameters. */
+const executionsPerInsert = 1000;
+
+/** An execution a lease may take: pending, or leased until before `now`. */
+const leasableAt = (now: string) =>
+  or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, now)));
+
+export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
+  const runById = async (id: string) => (await db.select().from(evalRuns).where(eq(evalRuns.id, id)))[0];
+
+  /**
+   * The executions a lease may take, fairly across runs, as on SQLite: a run's place in line is what it holds
+   * already (its leases not yet expired) plus its rank among its own waiting executions (by attempt, then id); the
+   * runs with the fewest replays under way go first, the oldest run breaking ties. Each run gives at most `max` from
+   * its open executions' index. `passed` are left out: those this lease looked at already.
+   */
+  const leasable = async (tx: PgTx, now: string, max: number, passed: string[]) => {
+    const result = await tx.execute<{ id: string }>(sql`
+      select id from (
+        select e.id, r.created_at as run_created_at, r.id as run_id,
+          (
+            select count(*) from ${evalExecutions} h
+            where h.run_id = r.id and h.status = 'leased' and h.lease_until >= ${now}
+          ) + row_number() over (partition by e.run_id order by e.attempt, e.id) as turn
+        from ${evalRuns} r
+        cross join lateral (
+          select o.id, o.run_id, o.attempt from ${evalExecutions} o
+          where o.run_id = r.id and o.status in ('pending', 'leased') and (o.status = 'pending' or o.lease_until < ${now})
+            ${passed.length > 0 ? sql`and o.id not in ${passed}` : sql``}
+          order by o.attempt, o.id
+          limit ${max}
+        ) e
+        where r.status in ('queued', 'running')
+      ) turns
+      order by turn, run_created_at, run_id
+      limit ${max}
+    `);
+    return result.rows.map((row) => row.id);
+  };
+
+  return {
+    evalCases: {
+      async get(workspaceId, id) {
+        const [row] = await db
+          .select()
+          .from(evalCases)
+          .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId)));
+        return row && toCase(row);
+      },
+      async list(workspaceId, agent) {
+        const rows = await db
+          .select()
+          .from(evalCases)
+          .where(and(eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt), agent ? eq(evalCases.agent, agent) : undefined))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id));
+        return rows.map(toCase);
+      },
+      async create(evalCase) {
+        await transact((tx) => tx.insert(evalCases).values(caseRow(evalCase)));
+      },
+      async update(workspaceId, id, { agent, turns, expected, updatedAt }) {
+        const updated = await transact((tx) =>
+          tx
+            .update(evalCases)
+            .set({ agent, turns: JSON.stringify(turns), expected, updatedAt })
+            .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt)))
+            .returning({ id: evalCases.id }),
+        );
+        return updated.length > 0;
+      },
+      async remove(workspaceId, id, at) {
+        const removed = await transact((tx) =>
+          tx
+            .update(evalCases)
+            .set({ deletedAt: at, updatedAt: at })
+            .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt)))
+            .returning({ id: evalCases.id }),
+        );
+        return removed.length > 0;
+      },
+    },
+    evalRuns: {
+      async create(run, executions) {
+        await transact(async (tx) => {
+          await tx.insert(evalRuns).values(runRow(run));
+          for (let i = 0; i < executions.length; i += executionsPerInsert)
+            await tx.insert(evalExecutions).values(executions.slice(i, i + executionsPerInsert).map(executionRow));
+        });
+      },
+      async get(workspaceId, id) {
+        const row = await runById(id);
+        return row && row.workspaceId === workspaceId ? toRun(row) : undefined;
+      },
+      async find(id) {
+        const row = await runById(id);
+        return row && toRun(row);
+      },
+      async list(workspaceId, environment, { limit, after }) {
+        const rows = await db
+          .select()
+          .from(evalRuns)
+          .where(
+            and(
+              eq(evalRuns.workspaceId, workspaceId),
+              environment === undefined ? undefined : eq(evalRuns.environment, environment),
+              after ? or(lt(evalRuns.createdAt, after.key), and(eq(evalRuns.createdAt, after.key), lt(evalRuns.id, after.id))) : undefined,
+            ),
+          )
+          .orderBy(desc(evalRuns.createdAt), desc(evalRuns.id))
+          .limit(limit + 1);
+        return pageOf(rows.map(toRun), limit);
+      },
+      async latestFinished(workspaceId, environment) {
+        const [row] = await db
+          .select()
+          .from(evalRuns)
+          .where(and(eq(evalRuns.workspaceId, workspaceId), eq(evalRuns.environment, environment), eq(evalRuns.status, 'finished')))
+          .orderBy(desc(evalRuns.finishedAt), desc(evalRuns.id))
+          .limit(1);
+        return row && toRun(row);
+      },
+      async executions(runId) {
+        // In the order the cases were made, each case's replays by attempt: the order results are shown in.
+        const rows = await db
+          .select({ execution: evalExecutions })
+          .from(evalExecutions)
+          .innerJoin(evalCases, eq(evalCases.id, evalExecutions.caseId))
+          .where(eq(evalExecutions.runId, runId))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id), asc(evalExecutions.attempt));
+        return rows.map((row) => toExecution(row.execution));
+      },
+      async overrides(runId) {
+        return db.select().from(evalOverrides).where(eq(evalOverrides.runId, runId)).orderBy(asc(evalOverrides.caseId));
+      },
+      async override(runId, caseId, override) {
+        await transact(async (tx) => {
+          if (override === null) {
+            await tx.delete(evalOverrides).where(and(eq(evalOverrides.runId, runId), eq(evalOverrides.caseId, caseId)));
+            return;
+          }
+          const { verdict, by, at } = override;
+          await tx
+            .insert(evalOverrides)
+            .values({ runId, caseId, verdict, by, at })
+            .onConflictDoUpdate({ target: [evalOverrides.runId, evalOverrides.caseId], set: { verdict, by, at } });
+        });
+      },
+      async cancel(workspaceId, id, at) {
+        return transact(async (tx) => {
+          const cancelled = await tx
+            .update(evalRuns)
+            .set({ status: 'cancelled', finishedAt: at })
+            .where(and(eq(evalRuns.id, id), eq(evalRuns.workspaceId, workspaceId), inArray(evalRuns.status, openRunStatuses)))
+            .returning({ id: evalRuns.id });
+          if (cancelled.length === 0) return false;
+          await tx
+            .update(evalExecutions)
+            .set({ status: 'cancelled' })
+            .where(and(eq(evalExecutions.runId, id), inArray(evalExecutions.status, openExecutionStatuses)));
+          return true;
+        });
+      },
+    },
+    evalWork: {
+      /**
+       * Takes the executions `leasable` names, locking each with `for update skip locked`: one another lease holds
+       * is passed over, never waited for nor granted twice, and the next ones in line are read in its place, so
+       * concurrent leases from several cores together hand out everything there is.
+       */
+      async lease(owner, max, now, until) {
+        return transact(
+          async (tx) => {
+            const leased: EvalExecutionRecord[] = [];
+            const passed: string[] = [];
+            while (leased.length < max) {
+              const wanted = await leasable(tx, now, max - leased.length, passed);
+              if (wanted.length === 0) break;
+              const locked = await tx
+                .select({ id: evalExecutions.id })
+                .from(evalExecutions)
+                .where(and(inArray(evalExecutions.id, wanted), leasableAt(now)))
+                .for('update', { skipLocked: true });
+              const free = new Set(locked.map((row) => row.id));
+              passed.push(...wanted);
+              for (const id of wanted) {
+                if (!free.has(id)) continue;
+                const [row] = await tx
+                  .update(evalExecutions)
+                  .set({ status: 'leased', leaseOwner: owner, leaseId: newId('lease'), leaseUntil: until })
+                  .where(eq(evalExecutions.id, id))
+                  .returning();
+                if (row) leased.push(toExecution(row));
+              }
+              if (free.size === wanted.length) break;
+            }
+            const runIds = [...new Set(leased.map((e) => e.runId))];
+            if (runIds.length > 0)
+              await tx
+                .update(evalRuns)
+                .set({ status: 'running' })
+                .where(and(inArray(evalRuns.id, runIds), eq(evalRuns.status, 'queued')));
+            return leased;
+          },
+          { isolation: 'read committed' },
+        );
+      },
+      async renew(leases, until) {
+        if (leases.length === 0) return [];
+        const renewed = await transact(
+          (tx) =>
+            tx
+              .update(evalExecutions)
+              .set({ leaseUntil: until })
+              .where(
+                and(
+                  eq(evalExecutions.status, 'leased'),
+                  or(
+                    ...leases.map(({ executionId, leaseId }) =>
+                      and(eq(evalExecutions.id, executionId), eq(evalExecutions.leaseId, leaseId)),
+                    ),
+                  ),
+                ),
+              )
+              .returning({ id: evalExecutions.id }),
+          { isolation: 'read committed' },
+        );
+        const ids = new Set(renewed.map((row) => row.id));
+        return leases.flatMap(({ executionId }) => (ids.has(executionId) ? [executionId] : []));
+      },
+      async report(report) {
+        return transact(async (tx) => {
+          const [execution] = await tx
+            .select()
+            .from(evalExecutions)
+            .where(
+              and(
+                eq(evalExecutions.id, report.executionId),
+                eq(evalExecutions.leaseId, report.leaseId),
+                eq(evalExecutions.status, 'leased'),
+              ),
+            );
+          if (!execution) return { accepted: false as const };
+          const [run] = await tx.select().from(evalRuns).where(eq(evalRuns.id, execution.runId));
+          if (!run) throw new Error(`run ${execution.runId} of execution ${execution.id} vanished`);
+          const { replay } = report;
+          if (replay) {
+            await tx.insert(chats).values({
+              id: replay.chatId,
+              workspaceId: run.workspaceId,
+              agent: execution.agent,
+              environment: run.environment,
+              versionId: run.versionId,
+              channel: replay.channel,
+              replay: true,
+              createdAt: replay.createdAt,
+            });
+            await insertMessages(
+              tx,
+              replay.messages.map((message) => ({ ...message, chatId: replay.chatId })),
+            );
+          }
+          await tx
+            .update(evalExecutions)
+            .set({
+              status: 'done',
+              verdict: report.verdict,
+              reasoning: report.reasoning,
+              replayChatId: replay?.chatId ?? null,
+              inputTokens: report.tokens.input,
+              outputTokens: report.tokens.output,
+              judgeInputTokens: report.judgeTokens.input,
+              judgeOutputTokens: report.judgeTokens.output,
+              finishedAt: report.at,
+            })
+            .where(eq(evalExecutions.id, execution.id));
+          const [left] = await tx
+            .select({ id: evalExecutions.id })
+            .from(evalExecutions)
+            .where(and(eq(evalExecutions.runId, run.id), inArray(evalExecutions.status, openExecutionStatuses)))
+            .limit(1);
+          if (left) return { accepted: true as const, runId: run.id, runFinished: false };
+          const finished = await tx
+            .update(evalRuns)
+            .set({ status: 'finished', finishedAt: report.at })
+            .where(and(eq(evalRuns.id, run.id), inArray(evalRuns.status, openRunStatuses)))
+            .returning({ id: evalRuns.id });
+          return { accepted: true as const, runId: run.id, runFinished: finished.length > 0 };
+        });
+      },
+    },
+  };
 }

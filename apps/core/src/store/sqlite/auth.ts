@@ -1,18 +1,10 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
+import { mailRow } from '../mail-row.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
-
-export const mailRow = (mail: NewMail) => ({
-  ...mail,
-  status: 'pending' as const,
-  attempts: 0,
-  nextAttemptAt: mail.createdAt,
-  claimId: null,
-  claimedUntil: null,
-});
 
 const dueMails = (now: string, claimable: boolean) =>
   and(

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { DigestStore } from '../automation-store.ts';
-import { mailRow } from './auth.ts';
+import { mailRow } from '../mail-row.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { purgeRows } from './purge.ts';

@@ -1,49 +1,13 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
-import type { EvalExecutionRecord, EvalRunRecord, EvalsStore } from '../evals-store.ts';
+import { executionRow, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
+import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
 import { insertMessages } from './agents.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { chats, evalCases, evalExecutions, evalOverrides, evalRuns } from './schema.ts';
-
-type RunRow = typeof evalRuns.$inferSelect;
-type ExecutionRow = typeof evalExecutions.$inferSelect;
-
-const toRun = ({ versionId, versionNumber, agentModels, skipped, ...row }: RunRow): EvalRunRecord => ({
-  ...row,
-  version: { id: versionId, number: versionNumber },
-  agentModels: JSON.parse(agentModels) as string[],
-  skipped: JSON.parse(skipped) as EvalRunRecord['skipped'],
-});
-
-const runRow = ({ version, agentModels, skipped, ...run }: EvalRunRecord) => ({
-  ...run,
-  versionId: version.id,
-  versionNumber: version.number,
-  agentModels: JSON.stringify(agentModels),
-  skipped: JSON.stringify(skipped),
-});
-
-const toExecution = ({ inputTokens, outputTokens, judgeInputTokens, judgeOutputTokens, ...row }: ExecutionRow): EvalExecutionRecord => ({
-  ...row,
-  tokens: { input: inputTokens, output: outputTokens },
-  judgeTokens: { input: judgeInputTokens, output: judgeOutputTokens },
-});
-
-const executionRow = ({ tokens, judgeTokens, ...execution }: EvalExecutionRecord) => ({
-  ...execution,
-  inputTokens: tokens.input,
-  outputTokens: tokens.output,
-  judgeInputTokens: judgeTokens.input,
-  judgeOutputTokens: judgeTokens.output,
-});
-
-/** Runs still worked on: their executions may be leased. */
-const openRunStatuses = ['queued', 'running'] as const;
-/** Executions not done yet: leased ones only until their lease expires. */
-const openExecutionStatuses = ['pending', 'leased'] as const;
 
 export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();

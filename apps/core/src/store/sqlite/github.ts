@@ -1,17 +1,10 @@
 import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, sql } from 'drizzle-orm';
-import type { EventRecord, GithubStore } from '../automation-store.ts';
+import type { GithubStore } from '../automation-store.ts';
+import { sameRepository, toEvent } from '../github-rows.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { purgeRows } from './purge.ts';
 import { evalRuns, eventOutbox, githubDeliveries, githubInstallations, githubLinks, previewTargets } from './schema.ts';
-
-type EventRow = typeof eventOutbox.$inferSelect;
-
-const toEvent = (row: EventRow): EventRecord => ({ ...row, payload: JSON.parse(row.payload) as Record<string, unknown> });
-
-/** `owner/name` compared as GitHub does, whatever the case: what the unique indexes on lower(repository) read. */
-const sameRepository = (column: typeof githubLinks.repository | typeof githubInstallations.repository, repository: string) =>
-  sql`lower(${column}) = lower(${repository})`;
 
 export function createSqliteGithub(db: SqliteDb, write: Write): GithubStore {
   return {

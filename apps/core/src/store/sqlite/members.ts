@@ -2,7 +2,7 @@ import type { Role } from '@svc/domain';
 import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
 import type { NewMail } from '../auth-store.ts';
 import type { MembersStore, MembershipEventRecord, NewMembershipEvent } from '../members-store.ts';
-import { mailRow } from './auth.ts';
+import { mailRow } from '../mail-row.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { invitations, mailOutbox, memberships, membershipEvents, users, workspaces } from './schema.ts';

@@ -1,0 +1,55 @@
+import type { EvalExecutionRecord, EvalRunRecord } from './evals-store.ts';
+
+/** How both stores keep eval runs and executions: a run's lists as JSON text, the token counts as columns. */
+type RunRow = Omit<EvalRunRecord, 'version' | 'agentModels' | 'skipped'> & {
+  versionId: string;
+  versionNumber: number;
+  agentModels: string;
+  skipped: string;
+};
+type ExecutionRow = Omit<EvalExecutionRecord, 'tokens' | 'judgeTokens'> & {
+  inputTokens: number;
+  outputTokens: number;
+  judgeInputTokens: number;
+  judgeOutputTokens: number;
+};
+
+export const toRun = ({ versionId, versionNumber, agentModels, skipped, ...row }: RunRow): EvalRunRecord => ({
+  ...row,
+  version: { id: versionId, number: versionNumber },
+  agentModels: JSON.parse(agentModels) as string[],
+  skipped: JSON.parse(skipped) as EvalRunRecord['skipped'],
+});
+
+export const runRow = ({ version, agentModels, skipped, ...run }: EvalRunRecord): RunRow => ({
+  ...run,
+  versionId: version.id,
+  versionNumber: version.number,
+  agentModels: JSON.stringify(agentModels),
+  skipped: JSON.stringify(skipped),
+});
+
+export const toExecution = ({
+  inputTokens,
+  outputTokens,
+  judgeInputTokens,
+  judgeOutputTokens,
+  ...row
+}: ExecutionRow): EvalExecutionRecord => ({
+  ...row,
+  tokens: { input: inputTokens, output: outputTokens },
+  judgeTokens: { input: judgeInputTokens, output: judgeOutputTokens },
+});
+
+export const executionRow = ({ tokens, judgeTokens, ...execution }: EvalExecutionRecord): ExecutionRow => ({
+  ...execution,
+  inputTokens: tokens.input,
+  outputTokens: tokens.output,
+  judgeInputTokens: judgeTokens.input,
+  judgeOutputTokens: judgeTokens.output,
+});
+
+/** Runs still worked on: their executions may be leased. */
+export const openRunStatuses = ['queued', 'running'] as const;
+/** Executions not done yet: leased ones only until their lease expires. */
+export const openExecutionStatuses = ['pending', 'leased'] as const;
