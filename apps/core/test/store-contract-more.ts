@@ -157,8 +157,9 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
         store.verifications.markVerified('pv_2', at(5)),
         store.verifications.recordFailedAttempt('pv_2', 5),
       ]);
-      expect([verified, again, failed]).toEqual([true, false, undefined]);
-      expect(await store.verifications.get('ws_1', 'pv_2')).toMatchObject({ status: 'verified', failedAttempts: 0 });
+      // Whichever arrives first wins, on a store that runs them at once: one verifies, a failure counts only before.
+      expect([verified, again].filter(Boolean)).toHaveLength(1);
+      expect(await store.verifications.get('ws_1', 'pv_2')).toMatchObject({ status: 'verified', failedAttempts: failed ? 1 : 0 });
     });
 
     it('makes one version of one content however many creates run at once, and numbers the others apart', async () => {

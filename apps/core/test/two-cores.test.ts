@@ -61,10 +61,15 @@ describe.each(['sqlite', 'postgres'] as const)('two cores on %s', (kind) => {
   it('runs a request afresh after the one holding its key failed without a final answer', async () => {
     const scope = { workspaceId: 'ws_1', operation: 'verifications.create', key: 'create-2', request: number };
     let runs = 0;
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
     const failing = cores[0]!.idempotency.run(scope, async () => {
       runs++;
+      holding();
+      await new Promise((resolve) => setImmediate(resolve));
       throw new DomainError('sender_not_configured', 'configure a sender');
     });
+    await held; // the first core holds the key: the retry reaches the other while it runs
     const retry = cores[1]!.idempotency.run(scope, async () => {
       runs++;
       return cores[1]!.verifications.create('ws_1', number);

@@ -1,5 +1,6 @@
 import { DomainError, type PageQuery, tokenPrefix } from '@svc/domain';
 import { z } from 'zod';
+import { ChangeCache } from '../store/change-cache.ts';
 import type { DeveloperToken, Store, User } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
 import { newId } from './ids.ts';
@@ -13,29 +14,30 @@ export interface Principal {
 
 /** last_used_at is written at most this often per token, to keep reads from turning into writes. */
 const lastUsedResolutionMs = 60_000;
-/** How long a token's principal is kept in memory; a revocation through core drops it at once. */
+/**
+ * How long a token's principal is kept in memory at most; a revocation through any core drops it from every core's
+ * memory at once (the store's change feed), so this only bounds a lost notification.
+ */
 const principalTtlMs = 60_000;
 const maxPrincipals = 10_000;
 
 export function createIdentityService(store: Store, clock: Clock) {
-  // Every API request authenticates. Core is the single writer of tokens and revokes them only here, so the
-  // principals it has looked up can answer for a minute without a query.
-  const principals = new Map<string, { principal: Principal; until: number }>();
-  /** Counts revocations, so a lookup that a revocation overtook is not kept. */
-  let revocations = 0;
+  // Every API request authenticates: the principals looked up answer for a minute without a query, until any core
+  // revokes their token.
+  const principals = new ChangeCache<Principal>({
+    changes: store.changes,
+    topic: 'developer-tokens',
+    ttlMs: principalTtlMs,
+    maxEntries: maxPrincipals,
+    changeKeyOf: (_, principal) => principal.token.id,
+    now: () => clock().getTime(),
+  });
 
-  async function lookUp(hash: string, now: number): Promise<Principal | undefined> {
-    const kept = principals.get(hash);
-    if (kept && kept.until > now) return kept.principal;
-    principals.delete(hash);
-    const before = revocations;
-    const found = await store.developerTokens.findActiveByHash(hash);
-    if (!found || !digestsEqual(found.token.tokenHash, hash)) return undefined;
-    if (before !== revocations) return found;
-    if (principals.size >= maxPrincipals) principals.delete(principals.keys().next().value!);
-    principals.set(hash, { principal: found, until: now + principalTtlMs });
-    return found;
-  }
+  const lookUp = (hash: string): Promise<Principal | undefined> =>
+    principals.get(hash, async () => {
+      const found = await store.developerTokens.findActiveByHash(hash);
+      return found && digestsEqual(found.token.tokenHash, hash) ? found : undefined;
+    });
 
   return {
     /** The user of an email, created at its first sign-in; first sign-ins at once end with one user. */
@@ -65,7 +67,7 @@ export function createIdentityService(store: Store, clock: Clock) {
       const presented = match?.[1];
       if (!presented?.startsWith(tokenPrefix)) return undefined;
       const now = clock();
-      const principal = await lookUp(sha256(presented), now.getTime());
+      const principal = await lookUp(sha256(presented));
       if (!principal) return undefined;
       const { token, user } = principal;
       if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) > lastUsedResolutionMs) {
@@ -82,9 +84,12 @@ export function createIdentityService(store: Store, clock: Clock) {
     },
 
     async revokeToken(userId: string, tokenId: string): Promise<void> {
-      revocations++;
-      const revoked = await store.developerTokens.revoke(tokenId, userId, isoNow(clock));
-      for (const [hash, kept] of principals) if (kept.principal.token.id === tokenId) principals.delete(hash);
+      let revoked: boolean;
+      try {
+        revoked = await store.developerTokens.revoke(tokenId, userId, isoNow(clock));
+      } finally {
+        await store.changes.publish('developer-tokens', tokenId);
+      }
       if (!revoked) throw new DomainError('not_found', `no active token ${tokenId}`);
     },
   };

@@ -1,5 +1,6 @@
 import { DomainError, type SenderInput, type SenderKind, type SenderView, senderSecretFields } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
+import { ChangeCache } from '../store/change-cache.ts';
 import type { Store } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
 import type { Keyring } from './secrets.ts';
@@ -23,9 +24,15 @@ function webhookUrl(config: CoreConfig, kind: SenderKind, workspaceSlug: string)
 }
 
 export function createSenderService(store: Store, keyring: Keyring, config: CoreConfig, clock: Clock) {
-  // Every code sent reads its workspace's sender twice (create, delivery). Core is the single writer of senders,
-  // so this cache of decrypted senders only needs clearing where it writes one.
-  const resolved = new Map<string, ResolvedSender | undefined>();
+  // Every code sent reads its workspace's sender twice (create, delivery): the decrypted senders are kept a minute,
+  // until any core writes the workspace's sender.
+  const resolved = new ChangeCache<ResolvedSender>({
+    changes: store.changes,
+    topic: 'senders',
+    ttlMs: 60_000,
+    maxEntries: 10_000,
+    now: () => clock().getTime(),
+  });
 
   /** Writes a sender: its secret fields sealed, the rest kept as given. */
   async function writeSender(workspaceId: string, kind: SenderKind, fields: Record<string, unknown>, updatedAt: string): Promise<void> {
@@ -36,18 +43,37 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
       if ((senderSecretFields as readonly string[]).includes(name)) secrets[name] = String(value);
       else visible[name] = String(value);
     }
-    resolved.delete(workspaceId);
-    await store.senders.put({
-      workspaceId,
-      kind,
-      config: visible,
-      secretsSealed: Object.keys(secrets).length > 0 ? keyring.encrypt(JSON.stringify(secrets)) : null,
-      updatedAt,
-    });
+    try {
+      await store.senders.put({
+        workspaceId,
+        kind,
+        config: visible,
+        secretsSealed: Object.keys(secrets).length > 0 ? keyring.encrypt(JSON.stringify(secrets)) : null,
+        updatedAt,
+      });
+    } finally {
+      await store.changes.publish('senders', workspaceId);
+    }
   }
 
   const unseal = (sealed: string | null): Record<string, string> =>
     sealed ? (JSON.parse(keyring.decrypt(sealed)) as Record<string, string>) : {};
+
+  /** The sender to send with, read and decrypted. */
+  async function resolveNow(workspaceId: string): Promise<ResolvedSender | undefined> {
+    const record = await store.senders.get(workspaceId);
+    const workspace = record && (await store.workspaces.findById(workspaceId));
+    const secrets = unseal(record?.secretsSealed ?? null);
+    return record
+      ? {
+          kind: record.kind,
+          config: { ...record.config, ...secrets },
+          webhookUrl: workspace ? webhookUrl(config, record.kind, workspace.slug) : null,
+        }
+      : config.localMode
+        ? { kind: 'dev', config: {}, webhookUrl: null }
+        : undefined;
+  }
 
   return {
     /** Replaces the workspace's sender; secret fields are sealed, the rest kept as given. */
@@ -88,22 +114,8 @@ export function createSenderService(store: Store, keyring: Keyring, config: Core
     },
 
     /** The sender to send with; in local mode a workspace without one uses the dev sender. */
-    async resolve(workspaceId: string): Promise<ResolvedSender | undefined> {
-      if (resolved.has(workspaceId)) return resolved.get(workspaceId);
-      const record = await store.senders.get(workspaceId);
-      const workspace = record && (await store.workspaces.findById(workspaceId));
-      const secrets = unseal(record?.secretsSealed ?? null);
-      const sender: ResolvedSender | undefined = record
-        ? {
-            kind: record.kind,
-            config: { ...record.config, ...secrets },
-            webhookUrl: workspace ? webhookUrl(config, record.kind, workspace.slug) : null,
-          }
-        : config.localMode
-          ? { kind: 'dev', config: {}, webhookUrl: null }
-          : undefined;
-      if (sender) resolved.set(workspaceId, sender);
-      return sender;
+    resolve(workspaceId: string): Promise<ResolvedSender | undefined> {
+      return resolved.get(workspaceId, () => resolveNow(workspaceId));
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { codeLength, DomainError, maxFailedAttempts, type VerificationCreated, type VerificationView } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
 import { HourlyLimitReached, type PhoneVerification, VerificationChanged } from '../store/messaging-store.ts';
+import { ChangeCache } from '../store/change-cache.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
@@ -29,16 +30,21 @@ const secondsUntil = (iso: string, now: Date) => Math.max(1, Math.ceil((Date.par
 export function createVerificationService({ store, keyring, senders, config, clock, onQueued }: VerificationDeps) {
   const codeHmac = (verificationId: string, code: string) => keyring.hmac(`${verificationId}:${code}`);
 
-  // Every create asks whether its number is a test number. Core is the single writer of test numbers, so this
-  // cache of each workspace's sealed test codes only needs clearing where it writes them.
-  const testCodes = new Map<string, Map<string, string>>();
+  // Every create asks whether its number is a test number: each workspace's sealed test codes are kept a minute,
+  // until any core writes the workspace's test numbers.
+  const testCodes = new ChangeCache<Map<string, string>>({
+    changes: store.changes,
+    topic: 'test-numbers',
+    ttlMs: 60_000,
+    maxEntries: 10_000,
+    now: () => clock().getTime(),
+  });
   async function sealedTestCode(workspaceId: string, phoneNumber: string): Promise<string | undefined> {
-    let codes = testCodes.get(workspaceId);
-    if (!codes) {
-      codes = new Map((await store.testNumbers.list(workspaceId)).map((n) => [n.phoneNumber, n.codeSealed]));
-      testCodes.set(workspaceId, codes);
-    }
-    return codes.get(phoneNumber);
+    const codes = await testCodes.get(
+      workspaceId,
+      async () => new Map((await store.testNumbers.list(workspaceId)).map((n) => [n.phoneNumber, n.codeSealed])),
+    );
+    return codes?.get(phoneNumber);
   }
 
   function statusOf(v: PhoneVerification, now: Date): VerificationView['status'] {
@@ -208,12 +214,15 @@ export function createVerificationService({ store, keyring, senders, config, clo
 
     async setTestNumbers(workspaceId: string, numbers: { phone_number: string; code: string }[]): Promise<void> {
       const unique = new Map(numbers.map((n) => [n.phone_number, n.code]));
-      testCodes.delete(workspaceId);
-      await store.testNumbers.replace(
-        workspaceId,
-        [...unique].map(([phoneNumber, code]) => ({ phoneNumber, codeSealed: keyring.encrypt(code) })),
-        clock().toISOString(),
-      );
+      try {
+        await store.testNumbers.replace(
+          workspaceId,
+          [...unique].map(([phoneNumber, code]) => ({ phoneNumber, codeSealed: keyring.encrypt(code) })),
+          clock().toISOString(),
+        );
+      } finally {
+        await store.changes.publish('test-numbers', workspaceId);
+      }
     },
 
     async listTestNumbers(workspaceId: string): Promise<{ test_numbers: { phone_number: string }[] }> {

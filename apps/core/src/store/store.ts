@@ -1,6 +1,7 @@
 import type { Role } from '@svc/domain';
 import type { AgentsStore } from './agents-store.ts';
 import type { AuthStore } from './auth-store.ts';
+import type { Changes } from './changes.ts';
 import type { DigestStore, GithubStore } from './automation-store.ts';
 import type { EvalsStore } from './evals-store.ts';
 import type { FlagsStore } from './flags-store.ts';
@@ -75,6 +76,8 @@ export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersSt
   };
   /** Resolves once the database answered a query: core's health. */
   ping(): Promise<void>;
+  /** Where writes that core's caches depend on are told to every core sharing the database. */
+  changes: Changes;
   /** Ends the store's connections once the writes under way are done. */
   close(): Promise<void>;
 }

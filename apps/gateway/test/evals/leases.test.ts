@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { chatCompletion, type FakeProvider, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
@@ -68,10 +69,7 @@ describe('a runner killed mid-run', () => {
     expect(run).toMatchObject({ cases, done: cases, passed: cases, failed: 0, errors: 0 });
     expect(new Set(run.results.map((r: { case_id: string }) => r.case_id)).size).toBe(cases);
     // One replay chat per case: what the killed runner had under way was replayed again, never recorded twice.
-    const db = new Database(join(platform.dataDir, 'svc.db'), { readonly: true });
-    const replays = db.prepare('select count(*) as n from chats where replay = 1').get() as { n: number };
-    db.close();
-    expect(replays.n).toBe(cases);
+    expect(await replayChats(platform)).toBe(cases);
     expect(second.output()).toContain('case finished');
     second.child.kill('SIGTERM');
     expect((await once(second.child, 'exit'))[0]).toBe(0);
@@ -109,3 +107,19 @@ describe('leases across runs', () => {
     expect(before).toBeLessThanOrEqual(10);
   });
 });
+
+/** The replay chats in core's database, whichever store it runs on. */
+async function replayChats(platform: TestPlatform): Promise<number> {
+  const query = 'select count(*) as n from chats where replay';
+  if (!platform.databaseUrl) {
+    const db = new Database(join(platform.dataDir, 'svc.db'), { readonly: true });
+    const { n } = db.prepare(query).get() as { n: number };
+    db.close();
+    return n;
+  }
+  const client = new pg.Client({ connectionString: platform.databaseUrl });
+  await client.connect();
+  const { rows } = await client.query<{ n: string }>(query);
+  await client.end();
+  return Number(rows[0]!.n);
+}

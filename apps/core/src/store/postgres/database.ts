@@ -23,8 +23,11 @@ export interface PostgresOptions {
 export async function openPostgres(url: string, { poolSize = 10 }: PostgresOptions = {}): Promise<PgDb> {
   // A database out of reach fails a call within seconds rather than holding it.
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
-  // A connection the server drops while idle in the pool is replaced on the next query; it must not end core.
+  // A connection the server drops (a restart, a failover) must not end core: the pool replaces an idle one on the next
+  // query, and the query a busy one was running fails with the error. Without a listener of its own, a busy
+  // connection's error would be thrown as an uncaught exception.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     const client = await pool.connect();
     try {

@@ -3,6 +3,7 @@ import { pageOf } from '../page.ts';
 import type { Membership, Store } from '../store.ts';
 import { createPostgresAgents } from './agents.ts';
 import { createPostgresAuth } from './auth.ts';
+import { createPostgresChanges } from './changes.ts';
 import { openPostgres, type PostgresOptions } from './database.ts';
 import { createPostgresDigest } from './digest.ts';
 import { createPostgresEvals } from './evals.ts';
@@ -28,6 +29,10 @@ const membershipColumns = { ...workspaceColumns, role: memberships.role };
  */
 export async function createPostgresStore(url: string, options?: PostgresOptions): Promise<Store> {
   const db = await openPostgres(url, options);
+  const changes = await createPostgresChanges(url).catch(async (error: unknown) => {
+    await db.$client.end();
+    throw error;
+  });
   const transact = transactor(db);
   const membershipQuery = () =>
     db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
@@ -41,6 +46,7 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
     ...createPostgresDigest(db, transact),
     ...createPostgresGithub(db, transact),
     ...createPostgresMembers(db, transact),
+    changes,
     users: {
       async create(user) {
         return transact(async (tx) => {
@@ -150,6 +156,7 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
       await db.execute(sql`select 1`);
     },
     async close() {
+      await changes.close();
       await db.$client.end();
     },
   };

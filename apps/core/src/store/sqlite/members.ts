@@ -1,6 +1,7 @@
 import type { Role } from '@svc/domain';
 import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
 import type { NewMail } from '../auth-store.ts';
+import type { Changes } from '../changes.ts';
 import type { MembersStore, MembershipEventRecord, NewMembershipEvent } from '../members-store.ts';
 import { mailRow } from '../mail-row.ts';
 import type { SqliteDb } from './database.ts';
@@ -8,10 +9,10 @@ import type { Write } from './group-commit.ts';
 import { invitations, mailOutbox, memberships, membershipEvents, users, workspaces } from './schema.ts';
 
 /**
- * Members and invitations on SQLite. `forgetMemberships` empties the store's cache of memberships: it is called
- * inside every write that changes one, so no request after the change is answered from the old role.
+ * Members and invitations on SQLite. Every write that may change a user's memberships publishes it on `changes` once
+ * settled, committed or not, so no request after it is answered from a cached old role.
  */
-export function createSqliteMembers(db: SqliteDb, write: Write, forgetMemberships: () => void): MembersStore {
+export function createSqliteMembers(db: SqliteDb, write: Write, changes: Changes): MembersStore {
   const record = (event: MembershipEventRecord) => db.insert(membershipEvents).values(event).run();
 
   const memberOf = (workspaceId: string, userId: string) =>
@@ -33,14 +34,11 @@ export function createSqliteMembers(db: SqliteDb, write: Write, forgetMembership
   const wouldLeaveNoOwner = (workspaceId: string, from: Role, to: Role | undefined) =>
     from === 'owner' && to !== 'owner' && owners(workspaceId) <= 1;
 
-  const change = async <T>(work: () => T): Promise<T> => {
+  const change = async <T>(userId: string, work: () => T): Promise<T> => {
     try {
-      return await write(() => {
-        forgetMemberships();
-        return work();
-      });
+      return await write(work);
     } finally {
-      forgetMemberships();
+      await changes.publish('memberships', userId);
     }
   };
 
@@ -56,7 +54,7 @@ export function createSqliteMembers(db: SqliteDb, write: Write, forgetMembership
           .all();
       },
       changeRole(workspaceId, userId, role, event) {
-        return change(() => {
+        return change(userId, () => {
           const current = memberOf(workspaceId, userId);
           if (!current) return 'not_member';
           if (current.role === role) return 'changed';
@@ -70,7 +68,7 @@ export function createSqliteMembers(db: SqliteDb, write: Write, forgetMembership
         });
       },
       remove(workspaceId, userId, event) {
-        return change(() => {
+        return change(userId, () => {
           const current = memberOf(workspaceId, userId);
           if (!current) return 'not_member';
           if (wouldLeaveNoOwner(workspaceId, current.role, undefined)) return 'last_owner';
@@ -157,7 +155,7 @@ export function createSqliteMembers(db: SqliteDb, write: Write, forgetMembership
         });
       },
       accept(id, userId, event) {
-        return change(() => {
+        return change(userId, () => {
           const pending = db
             .select()
             .from(invitations)

@@ -1,9 +1,11 @@
 import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { pageOf } from '../page.ts';
+import { ChangeCache } from '../change-cache.ts';
 import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
+import { createSqliteChanges } from './changes.ts';
 import { createSqliteDigest } from './digest.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
 import { createSqliteEvals } from './evals.ts';
@@ -51,10 +53,16 @@ export function createSqliteStore(file: string): Store {
   const membershipBySlug = membershipQuery()
     .where(and(eq(workspaces.slug, sql.placeholder('slug')), eq(memberships.userId, sql.placeholder('userId'))))
     .prepare();
-  // Every workspace request looks up the caller's membership. Memberships change only through addMember below
-  // and the members store (core is the single writer), which empty this; a workspace's slug never changes.
-  const knownMemberships = new Map<string, Membership>();
-  const maxKnownMemberships = 10_000;
+  // Every workspace request looks up the caller's membership. The writes that change a user's memberships (addMember
+  // below, the members store) publish it once settled, which drops that user's; a workspace's slug never changes.
+  const changes = createSqliteChanges();
+  const knownMemberships = new ChangeCache<Membership>({
+    changes,
+    topic: 'memberships',
+    ttlMs: 60_000,
+    maxEntries: 10_000,
+    changeKeyOf: (key) => key.slice(0, key.indexOf(' ')),
+  });
 
   return {
     ...createSqliteMessaging(db, write),
@@ -64,7 +72,8 @@ export function createSqliteStore(file: string): Store {
     ...createSqliteEvals(db, write),
     ...createSqliteDigest(db, write),
     ...createSqliteGithub(db, write),
-    ...createSqliteMembers(db, write, () => knownMemberships.clear()),
+    ...createSqliteMembers(db, write, changes),
+    changes,
     users: {
       async create(user) {
         return write(() => {
@@ -100,14 +109,17 @@ export function createSqliteStore(file: string): Store {
         return db.select(workspaceColumns).from(workspaces).where(eq(workspaces.slug, slug)).get();
       },
       async addMember(workspaceId, userId, role, at) {
-        knownMemberships.clear();
-        await write(() =>
-          db
-            .insert(memberships)
-            .values({ workspaceId, userId, role, createdAt: at })
-            .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
-            .run(),
-        );
+        try {
+          await write(() =>
+            db
+              .insert(memberships)
+              .values({ workspaceId, userId, role, createdAt: at })
+              .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
+              .run(),
+          );
+        } finally {
+          await changes.publish('memberships', userId);
+        }
       },
       async findById(id) {
         return workspaceById.get({ id });
@@ -116,15 +128,8 @@ export function createSqliteStore(file: string): Store {
         return db.select(workspaceColumns).from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id)).all();
       },
       async findForUser(slug, userId) {
-        const key = `${userId} ${slug}`;
-        const known = knownMemberships.get(key);
-        if (known) return { ...known };
-        const membership = membershipBySlug.get({ slug, userId });
-        if (membership) {
-          if (knownMemberships.size >= maxKnownMemberships) knownMemberships.clear();
-          knownMemberships.set(key, { ...membership });
-        }
-        return membership;
+        const membership = await knownMemberships.get(`${userId} ${slug}`, async () => membershipBySlug.get({ slug, userId }));
+        return membership && { ...membership };
       },
     },
     developerTokens: {
@@ -177,6 +182,8 @@ export function createSqliteStore(file: string): Store {
     async close() {
       group.flush();
       db.$client.close();
+      knownMemberships.stop();
+      await changes.close();
     },
   };
 }

@@ -1,0 +1,111 @@
+import pg from 'pg';
+import { ChangeListeners, type Changes, type ChangeTopic } from '../changes.ts';
+
+/** The channel every core listens on; a notification's payload is `<topic>:<key>`. */
+const channel = 'svc_changes';
+const topics: ReadonlySet<string> = new Set<ChangeTopic>(['developer-tokens', 'senders', 'test-numbers', 'memberships']);
+const publishAttempts = 3;
+
+export interface PostgresChangesOptions {
+  /** The first wait before listening again after the connection was lost; it doubles at each failure. */
+  retryMs?: number;
+  /** The longest wait between attempts to listen again. */
+  maxRetryMs?: number;
+}
+
+/**
+ * The change feed of the PostgreSQL store: a change is sent to every core with `pg_notify`, and each core hears them
+ * on one connection of its own that LISTENs. When that connection is lost the feed resets every topic and stops
+ * being live (caches keep nothing), tries again with a growing wait, and resets once more when it listens again:
+ * the changes made meanwhile were not heard, so no cache keeps anything from before.
+ */
+export async function createPostgresChanges(
+  url: string,
+  { retryMs = 100, maxRetryMs = 5_000 }: PostgresChangesOptions = {},
+): Promise<Changes> {
+  const listeners = new ChangeListeners();
+  const publisher = new pg.Pool({ connectionString: url, max: 2 });
+  // A publishing connection the server drops while idle is replaced on the next query; it must not end core.
+  publisher.on('error', () => {});
+  let listening: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
+  let closed = false;
+
+  function heard({ channel: from, payload }: pg.Notification): void {
+    const colon = payload?.indexOf(':') ?? -1;
+    if (from !== channel || colon < 0) return;
+    const topic = payload!.slice(0, colon);
+    if (topics.has(topic)) listeners.changed(topic as ChangeTopic, payload!.slice(colon + 1));
+  }
+
+  async function listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    client.on('notification', heard);
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
+    try {
+      await client.connect();
+      await client.query(`listen ${channel}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (closed) {
+      await client.end();
+      return;
+    }
+    listening = client;
+    failures = 0;
+    listeners.reset();
+  }
+
+  function lost(client: pg.Client): void {
+    if (client !== listening) return;
+    listening = undefined;
+    listeners.reset();
+    client.end().catch(() => {});
+    listenLater();
+  }
+
+  function listenLater(): void {
+    if (closed) return;
+    const wait = Math.min(maxRetryMs, retryMs * 2 ** failures++);
+    retry = setTimeout(() => {
+      retry = undefined;
+      listen().catch(listenLater);
+    }, wait);
+  }
+
+  try {
+    await listen();
+  } catch (error) {
+    await publisher.end();
+    throw error;
+  }
+  return {
+    get live() {
+      return listening !== undefined;
+    },
+    async publish(topic, key) {
+      listeners.changed(topic, key);
+      for (let attempt = 1; attempt <= publishAttempts && !closed; attempt++) {
+        try {
+          await publisher.query('select pg_notify($1, $2)', [channel, `${topic}:${key}`]);
+          return;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, retryMs * attempt));
+        }
+      }
+    },
+    subscribe: (topic, listener) => listeners.subscribe(topic, listener),
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      listeners.clear();
+      const client = listening;
+      listening = undefined;
+      await Promise.all([client?.end(), publisher.end()]);
+    },
+  };
+}
