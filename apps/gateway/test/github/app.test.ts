@@ -236,7 +236,12 @@ it('a preview run that ended while core was stopping is announced when core star
   expect(await store.events.claim(10, new Date().toISOString(), new Date(Date.now() + 60_000).toISOString(), () => 'clm_peek')).toEqual([]);
   await first.halt();
 
-  const again = await startPlatform({ evalConcurrency: 0, dataDir: first.dataDir, databaseUrl: first.databaseUrl, secretKey: first.secretKey });
+  const again = await startPlatform({
+    evalConcurrency: 0,
+    dataDir: first.dataDir,
+    databaseUrl: first.databaseUrl,
+    secretKey: first.secretKey,
+  });
   core = connectCore(again.core.url, again.internalToken);
   try {
     const { events } = await core.client.github.events.claim.mutate({ consumer: 'app', max: 10, wait_ms: 0 });

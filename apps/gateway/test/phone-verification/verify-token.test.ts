@@ -64,7 +64,11 @@ it('seals a verify token an earlier version kept in the clear, at the next start
   expect((await world.api('/api/developer/v1/acme/sender')).body.config.webhook_verify_token).toBe(verifyToken);
   await world.platform.halt();
 
-  restarted = await startPlatform({ dataDir: world.platform.dataDir, databaseUrl: world.platform.databaseUrl, secretKey: world.platform.secretKey });
+  restarted = await startPlatform({
+    dataDir: world.platform.dataDir,
+    databaseUrl: world.platform.databaseUrl,
+    secretKey: world.platform.secretKey,
+  });
   const after = await restarted.core.services.store.senders.get(workspace!.id);
   expect(after?.config).not.toHaveProperty('webhook_verify_token');
   expect(after?.updatedAt).toBe(before?.updatedAt);
