@@ -17,9 +17,10 @@ export interface CoreConfig {
   providers: { whatsappGraphUrl: string; twilioApiUrl: string };
   /**
    * The outboxes' retries: backoff from `backoffBaseMs`, doubling up to `maxBackoffMs`, for as long as what is sent
-   * is still of use (a code until it expires, a sign-in mail until its link does).
+   * is still of use (a code until it expires, a sign-in mail until its link does). `claimMs`: how long a core holds
+   * what it claimed to send (60 s unless told); a core that dies mid-send leaves its items to the others after it.
    */
-  delivery: { pollMs: number; backoffBaseMs: number; maxBackoffMs: number };
+  delivery: { pollMs: number; backoffBaseMs: number; maxBackoffMs: number; claimMs?: number };
   /** `smtpUrl` unset: local mode keeps mails in the dev mailbox; elsewhere no mail can be sent. */
   mail: { smtpUrl: string | undefined; from: string };
   /** Model providers of the agent runtime (base URLs and keys). */

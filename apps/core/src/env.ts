@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 import { validCron, validTimeZone } from './services/digest-schedule.ts';
+import { claimMs } from './services/outbox-loop.ts';
 import type { DatabaseOptions } from './bootstrap.ts';
 import { type CoreConfig, defaultConfig } from './config.ts';
 
@@ -46,6 +47,8 @@ const schema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^(openai|anthropic):[\w.:/-]+$/, 'expected provider:model, e.g. anthropic:claude-sonnet-4-5'))),
+  /** How long a core holds the codes and mails it claimed to send: a core that dies mid-send leaves them to the others after it. */
+  SVC_OUTBOX_CLAIM_MS: z.coerce.number().int().min(1000).default(claimMs),
   SVC_EVAL_LEASE_MS: z.coerce.number().int().min(100).default(defaultConfig.evals.leaseMs),
   /** When the daily digest runs, in SVC_DIGEST_TZ: minute hour day-of-month month day-of-week (seconds first optionally). */
   SVC_DIGEST_CRON: z.string().trim().default(defaultConfig.digest.cron).refine(validCron, 'expected a cron expression, e.g. 0 8 * * *'),
@@ -57,6 +60,8 @@ const schema = z.object({
   SVC_GITHUB_EVENT_CLAIM_MS: z.coerce.number().int().min(100).default(defaultConfig.github.eventClaimMs),
   /** Rate limits counted in this Redis (redis://host:port), shared by every core; unset, in each core's memory. */
   SVC_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'expected redis://host:port or rediss://...' }).optional(),
+  /** Put before every key core writes in Redis, so several deployments can share one server. */
+  SVC_REDIS_KEY_PREFIX: z.string().min(1).default('svc:'),
   SVC_DEMO_BACKEND_URL: httpUrl.optional(),
   SVC_DEMO_BACKEND_TOKEN: z.string().optional(),
 });
@@ -90,6 +95,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
         workspaceHourlyLimit: parsed.SVC_OTP_WORKSPACE_HOURLY_LIMIT,
       },
       providers: { whatsappGraphUrl: parsed.WHATSAPP_GRAPH_URL, twilioApiUrl: parsed.TWILIO_API_URL },
+      delivery: { ...defaultConfig.delivery, claimMs: parsed.SVC_OUTBOX_CLAIM_MS },
       mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM },
       models: {
         openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
@@ -99,7 +105,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
       evals: { judges: parsed.SVC_JUDGE_MODELS, leaseMs: parsed.SVC_EVAL_LEASE_MS },
       digest: { cron: parsed.SVC_DIGEST_CRON, timeZone: parsed.SVC_DIGEST_TZ },
       github: { eventClaimMs: parsed.SVC_GITHUB_EVENT_CLAIM_MS },
-      rateLimits: { redisUrl: parsed.SVC_REDIS_URL },
+      rateLimits: { redisUrl: parsed.SVC_REDIS_URL, redisKeyPrefix: parsed.SVC_REDIS_KEY_PREFIX },
       demoBackend:
         parsed.SVC_DEMO_BACKEND_URL && parsed.SVC_DEMO_BACKEND_TOKEN
           ? { url: parsed.SVC_DEMO_BACKEND_URL, token: parsed.SVC_DEMO_BACKEND_TOKEN }

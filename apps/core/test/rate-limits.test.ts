@@ -114,9 +114,10 @@ it('counts in memory, without waiting on each request, when Redis takes connecti
   silent.close();
 });
 
-it('reads SVC_REDIS_URL, refusing to start on one that is not a redis:// URL', () => {
+it('reads SVC_REDIS_URL and SVC_REDIS_KEY_PREFIX, refusing to start on a URL that is not a redis:// one', () => {
   const base = { SVC_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
-  expect(readEnv(base).config.rateLimits).toEqual({ redisUrl: undefined });
+  expect(readEnv(base).config.rateLimits).toEqual({ redisUrl: undefined, redisKeyPrefix: 'svc:' });
+  expect(readEnv({ ...base, SVC_REDIS_KEY_PREFIX: 'shop-a:' }).config.rateLimits.redisKeyPrefix).toBe('shop-a:');
   expect(readEnv({ ...base, SVC_REDIS_URL: 'redis://10.0.0.7:6379' }).config.rateLimits.redisUrl).toBe('redis://10.0.0.7:6379');
   expect(() => readEnv({ ...base, SVC_REDIS_URL: 'http://10.0.0.7:6379' })).toThrow('SVC_REDIS_URL: expected redis://host:port');
 });

@@ -7,49 +7,32 @@
  * the runner spent per case (from /proc). Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
  * medians are printed. BENCH_PROFILE=DIR writes CPU profiles of core and the runner there.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { anthropicMessage, chatCompletion, freePort, startFakeProvider, tempDir } from '@svc/testkit';
+import {
+  type AppProcess,
+  anthropicMessage,
+  chatCompletion,
+  freePort,
+  startApp,
+  startFakeProvider,
+  stopApps,
+  tempDir,
+  waitUntilAnswering,
+} from '@svc/testkit';
 
 const cases = Number(process.env.BENCH_CASES ?? 200);
 const turns = 3;
 const latencyMs = 50;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrencies = [8, 32];
-const tsx = import.meta.resolve('tsx');
 const apps = fileURLToPath(new URL('../../', import.meta.url));
-const children: ChildProcess[] = [];
 
-function start(entry: string, env: Record<string, string>): ChildProcess {
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', tsx, entry], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function healthy(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // starting
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not start`);
+function start(entry: string, env: Record<string, string>): AppProcess {
+  const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  return startApp(entry, { LOG_LEVEL: 'warn', ...env }, { stdio: 'inherit-stderr', execArgv });
 }
 
 /** CPU time (user + system) a process has used, in milliseconds; 0 where /proc is missing. */
@@ -77,9 +60,9 @@ async function main(): Promise<void> {
   const env = { PORT: String(port), CORE_PORT: String(corePort), SVC_DATA_DIR: dataDir, SVC_SECRET_KEY: secretKey };
   const core = start(join(apps, 'core/src/main.ts'), { ...env, SVC_LOCAL_MODE: '1', SVC_JUDGE_MODELS: 'anthropic:claude-sonnet-4-6' });
   const coreUrl = `http://127.0.0.1:${corePort}`;
-  await healthy(`${coreUrl}/healthz`);
+  await waitUntilAnswering(`${coreUrl}/healthz`);
   start(join(apps, 'gateway/src/main.ts'), { ...env, SVC_LOCAL_MODE: '1' });
-  await healthy(`http://127.0.0.1:${port}/healthz`);
+  await waitUntilAnswering(`http://127.0.0.1:${port}/healthz`);
 
   // The seeded demo workspace and its owner's token: an OpenAI agent deployed to `bench`, and the cases.
   const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
@@ -124,8 +107,8 @@ async function main(): Promise<void> {
     const cpu: number[] = [];
     const coreCpu: number[] = [];
     for (let round = 0; round <= rounds; round++) {
-      const coreBefore = cpuMs(core.pid);
-      const cpuBefore = coreBefore + cpuMs(runner.pid);
+      const coreBefore = cpuMs(core.child.pid);
+      const cpuBefore = coreBefore + cpuMs(runner.child.pid);
       const started = Date.now();
       const run = await api('/evals/runs', { environment: 'bench', agent: 'bench' });
       let detail = await api(`/evals/runs/${run.id}`);
@@ -134,15 +117,15 @@ async function main(): Promise<void> {
         detail = await api(`/evals/runs/${run.id}`);
       }
       if (detail.passed !== cases) throw new Error(`expected ${cases} passes, got ${JSON.stringify({ ...detail, results: undefined })}`);
-      const cpuPerCase = (cpuMs(core.pid) + cpuMs(runner.pid) - cpuBefore) / cases;
-      const coreCpuPerCase = (cpuMs(core.pid) - coreBefore) / cases;
+      const cpuPerCase = (cpuMs(core.child.pid) + cpuMs(runner.child.pid) - cpuBefore) / cases;
+      const coreCpuPerCase = (cpuMs(core.child.pid) - coreBefore) / cases;
       // The first round warms the runner up (its clients, the agent's bundle): not counted.
       if (round === 0) continue;
       ratios.push((Date.parse(detail.finished_at as string) - started) / ideal);
       cpu.push(cpuPerCase);
       coreCpu.push(coreCpuPerCase);
     }
-    await stop(runner);
+    await runner.stop();
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
         `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
@@ -152,7 +135,7 @@ async function main(): Promise<void> {
     `\neval run: ${cases} cases x ${turns} turns, agent and judge each answering after ${latencyMs} ms (median of ${rounds})\n`,
   );
   for (const row of rows) process.stdout.write(`  ${row}\n`);
-  await stop(core);
+  await core.stop();
   await agentModel.close();
   await judgeModel.close();
 }
@@ -160,6 +143,6 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  for (const child of children) child.kill('SIGKILL');
+  await stopApps();
   rmSync(dataDir, { recursive: true, force: true });
 }

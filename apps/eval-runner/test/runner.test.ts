@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
-import { chatCompletion, freePort, removeTempDirs, startFakeProvider, tempDir } from '@svc/testkit';
+import { chatCompletion, freePort, removeTempDirs, startApp, startFakeProvider, tempDir } from '@svc/testkit';
 import { pino } from 'pino';
 import { afterAll, expect, it } from 'vitest';
 import { startRunner } from '../src/runner.ts';
@@ -26,18 +24,7 @@ async function startCoreAlone() {
   return { core, secretKey };
 }
 
-function runMain(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  child.stderr.on('data', (chunk) => (err += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { child, exited, output: () => ({ out, err }) };
-}
+const runMain = (env: Record<string, string>) => startApp(main, env);
 
 it('connects to core, keeps polling, and stops promptly', async () => {
   const { core, secretKey } = await startCoreAlone();
@@ -79,16 +66,15 @@ it('is refused by a core whose key is not its own, and says which setting differ
 it('runs as its own process and exits 0 on SIGTERM', async () => {
   const { core, secretKey } = await startCoreAlone();
   const runner = runMain({ CORE_URL: core.url, SVC_SECRET_KEY: secretKey.toString('base64') });
-  await expect.poll(() => runner.output().out, { timeout: 20_000 }).toContain('connected to core');
-  runner.child.kill('SIGTERM');
-  expect(await runner.exited).toBe(0);
+  await runner.waitForOutput('connected to core');
+  expect(await runner.stop()).toBe(0);
   await core.stop();
 }, 30_000);
 
 it('refuses to start without SVC_SECRET_KEY outside local mode (exit 78, naming it)', async () => {
   const runner = runMain({ CORE_URL: 'http://127.0.0.1:9' });
   expect(await runner.exited).toBe(78);
-  expect(runner.output().err).toContain('SVC_SECRET_KEY: required outside local mode');
+  expect(runner.output()).toContain('SVC_SECRET_KEY: required outside local mode');
 }, 30_000);
 
 /** A workspace with one agent and one two-turn case, and a run of it started. */
@@ -160,8 +146,7 @@ it('reads its cores from CORE_URLS as its own process, and works for a live one 
   const { core, secretKey } = await startCoreAlone();
   const dead = `http://127.0.0.1:${await freePort()}`;
   const runner = runMain({ CORE_URLS: `${dead}, ${core.url}`, SVC_SECRET_KEY: secretKey.toString('base64') });
-  await expect.poll(() => runner.output().out, { timeout: 20_000 }).toContain('connected to core');
-  runner.child.kill('SIGTERM');
-  expect(await runner.exited).toBe(0);
+  await runner.waitForOutput('connected to core');
+  expect(await runner.stop()).toBe(0);
   await core.stop();
 }, 30_000);

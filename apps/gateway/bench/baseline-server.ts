@@ -1,4 +1,4 @@
-// The benchmark's baseline: a bare express app answering a JSON POST, on the port in argv[2].
+// The benchmark's baseline: a bare express app answering a JSON POST, on BASELINE_PORT.
 import express from 'express';
 
 const app = express();
@@ -6,4 +6,4 @@ app.use(express.json());
 app.post('/echo', (req, res) => {
   res.status(201).json({ received: req.body as unknown });
 });
-app.listen(Number(process.argv[2]), '127.0.0.1');
+app.listen(Number(process.env.BASELINE_PORT), '127.0.0.1');

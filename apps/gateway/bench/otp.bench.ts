@@ -1,48 +1,37 @@
 /**
- * `pnpm bench`: create and verify throughput and p99 latency through the gateway (core and gateway as
- * their own processes, on SQLite, delivering every code to a fake WhatsApp Cloud API), each printed as a
- * ratio of a bare express JSON POST handler measured in the same run on the same machine.
+ * `pnpm bench`: create and verify throughput and p99 latency through the gateway (cores and gateways as their own
+ * processes in production mode, delivering every code to a fake WhatsApp Cloud API), each printed as a ratio of a
+ * bare express JSON POST handler measured in the same run on the same machine. Three deployments are measured:
+ * one core on SQLite, one core on PostgreSQL, and two cores on one PostgreSQL database behind one gateway whose
+ * CORE_URLS lists both (the machine's server at 127.0.0.1:5432, SVC_TEST_POSTGRES_URL; a database of its own is
+ * made for each and dropped at the end).
  *
- * The three measures run in interleaved rounds (baseline, create, verify, baseline, ...) and the medians are
- * printed, so a machine that slows down or speeds up during the run moves the baseline with the measures.
- * Each row also shows the CPU time the serving processes spent per request (from /proc), which says where a
- * request's cost lies even when the machine's speed drifts.
+ * The measures run in interleaved rounds (baseline, create, verify, create, verify, ..., baseline, ...) and the
+ * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the
+ * measures. Each row also shows the CPU time the serving processes spent per request (from /proc), which says where
+ * a request's cost lies even when the machine's speed drifts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { freePort, graphAccepted, startFakeProvider, tempDir } from '@svc/testkit';
+import {
+  createPostgresDatabase,
+  dropPostgresDatabases,
+  graphAccepted,
+  freePort,
+  removeTempDirs,
+  startApp,
+  startFakeProvider,
+  stopApps,
+  tempDir,
+  waitUntilAnswering,
+} from '@svc/testkit';
 import autocannon from 'autocannon';
+import { type SharedStore, startProcesses } from '../testing/processes.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const tsx = import.meta.resolve('tsx');
-const apps = fileURLToPath(new URL('../../', import.meta.url));
-const children: ChildProcess[] = [];
-
-function start(entry: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', tsx, entry, ...args], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  return child;
-}
-
-async function healthy(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url, { method: url.endsWith('/echo') ? 'POST' : 'GET' })).status < 500) return;
-    } catch {
-      // starting
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not start`);
-}
 
 /** CPU time (user + system) a process has used, in microseconds; 0 where /proc is missing. */
 function cpuMicros(pid: number | undefined): number {
@@ -80,39 +69,95 @@ async function run(measure: Measure, duration: number): Promise<Round> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const dataDir = tempDir('svc-bench-');
+interface Deployment {
+  name: string;
+  store: () => Promise<SharedStore>;
+  cores: number;
+}
+
+const deployments: Deployment[] = [
+  { name: 'SQLite, 1 core', store: async () => ({ dataDir: tempDir('svc-bench-') }), cores: 1 },
+  { name: 'PostgreSQL, 1 core', store: async () => ({ databaseUrl: await createPostgresDatabase() }), cores: 1 },
+  { name: 'PostgreSQL, 2 cores', store: async () => ({ databaseUrl: await createPostgresDatabase() }), cores: 2 },
+];
+
+let next = 0;
+let created = 0;
+
+/** One deployment's create and verify measures, on a workspace `bench` whose sender is the fake Graph API. */
+async function deploymentMeasures({ name, store, cores }: Deployment, graphUrl: string): Promise<Measure[]> {
+  const processes = await startProcesses({
+    store: await store(),
+    cores,
+    gateways: 1,
+    coreEnv: () => ({ SVC_OTP_WORKSPACE_HOURLY_LIMIT: '100000000', WHATSAPP_GRAPH_URL: graphUrl }),
+    stdio: 'inherit-stderr',
+  });
+  const url = processes.gateways[0]!.url;
+  const servers = [...processes.gateways, ...processes.cores].map(({ app }) => app.child);
+  const headers = { authorization: `Bearer ${processes.token}`, 'content-type': 'application/json' };
+  const setUp = async (path: string, method: string, body: unknown) => {
+    const response = await fetch(`${url}${path}`, { method, headers, body: JSON.stringify(body) });
+    if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  };
+  await setUp('/cli/workspaces', 'POST', { slug: 'bench' });
+  await setUp('/api/developer/v1/bench/sender', 'PUT', {
+    kind: 'whatsapp_cloud',
+    phone_number_id: '1234567890',
+    access_token: 'bench',
+    template: 'otp_code',
+  });
+  let turn = 0;
+  const ids: string[] = [];
+  return [
+    {
+      name: `create verification (${name})`,
+      options: {
+        url: `${url}/api/v1/bench/phone_verifications`,
+        method: 'POST',
+        headers,
+        requests: [
+          {
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ phone_number: `+569${String(10_000_000 + next++)}` }) }),
+            onResponse: (status, body) => {
+              if (status !== 201) return;
+              ids.push((JSON.parse(body) as { verification_id: string }).verification_id);
+              created++;
+            },
+          },
+        ],
+      },
+      expected: 201,
+      servers,
+    },
+    {
+      // Each verification gets four wrong codes in a row: one fewer than the five that block it.
+      name: `verify, wrong code: 422 (${name})`,
+      options: {
+        url,
+        method: 'POST',
+        headers,
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              path: `/api/v1/bench/phone_verifications/${ids[Math.floor(turn++ / 4) % ids.length]}/verify`,
+              body: '{"code":"0000000"}',
+            }),
+          },
+        ],
+      },
+      expected: 422,
+      servers,
+    },
+  ];
+}
 
 async function main(): Promise<void> {
   const graph = await startFakeProvider(graphAccepted, { keep: false });
-  const [port, corePort, baselinePort] = [await freePort(), await freePort(), await freePort()];
-  const env = {
-    PORT: String(port),
-    CORE_PORT: String(corePort),
-    SVC_DATA_DIR: dataDir,
-    SVC_LOCAL_MODE: '1',
-    SVC_SECRET_KEY: randomBytes(32).toString('base64'),
-    SVC_OTP_WORKSPACE_HOURLY_LIMIT: '100000000',
-    WHATSAPP_GRAPH_URL: graph.url,
-  };
-  const core = start(join(apps, 'core/src/main.ts'), [], env);
-  await healthy(`http://127.0.0.1:${corePort}/healthz`);
-  const gateway = start(join(apps, 'gateway/src/main.ts'), [], env);
-  const baselineServer = start(fileURLToPath(new URL('./baseline-server.ts', import.meta.url)), [String(baselinePort)], {});
-  await healthy(`http://127.0.0.1:${port}/healthz`);
-  await healthy(`http://127.0.0.1:${baselinePort}/echo`);
-
-  const token = readFileSync(join(dataDir, 'dev-token'), 'utf8').trim();
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const url = `http://127.0.0.1:${port}`;
-  await fetch(`${url}/api/developer/v1/demo/sender`, {
-    method: 'PUT',
-    headers,
-    body: JSON.stringify({ kind: 'whatsapp_cloud', phone_number_id: '1234567890', access_token: 'bench', template: 'otp_code' }),
-  });
-
-  let next = 0;
-  let turn = 0;
-  const ids: string[] = [];
+  const baselinePort = await freePort();
+  const baselineServer = startApp(fileURLToPath(new URL('./baseline-server.ts', import.meta.url)), { BASELINE_PORT: String(baselinePort) });
+  await waitUntilAnswering(`http://127.0.0.1:${baselinePort}/echo`, { method: 'POST' });
   const measures: Measure[] = [
     {
       name: 'baseline: express JSON POST',
@@ -123,47 +168,10 @@ async function main(): Promise<void> {
         body: JSON.stringify({ phone_number: '+56912345678' }),
       },
       expected: 201,
-      servers: [baselineServer],
-    },
-    {
-      name: 'create verification',
-      options: {
-        url: `${url}/api/v1/demo/phone_verifications`,
-        method: 'POST',
-        headers,
-        requests: [
-          {
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ phone_number: `+569${String(10_000_000 + next++)}` }) }),
-            onResponse: (status, body) => {
-              if (status === 201) ids.push((JSON.parse(body) as { verification_id: string }).verification_id);
-            },
-          },
-        ],
-      },
-      expected: 201,
-      servers: [gateway, core],
-    },
-    {
-      // Each verification gets four wrong codes in a row: one fewer than the five that block it.
-      name: 'verify (wrong code: 422)',
-      options: {
-        url,
-        method: 'POST',
-        headers,
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              path: `/api/v1/demo/phone_verifications/${ids[Math.floor(turn++ / 4) % ids.length]}/verify`,
-              body: '{"code":"0000000"}',
-            }),
-          },
-        ],
-      },
-      expected: 422,
-      servers: [gateway, core],
+      servers: [baselineServer.child],
     },
   ];
+  for (const deployment of deployments) measures.push(...(await deploymentMeasures(deployment, graph.url)));
 
   for (const measure of measures) await run(measure, 2); // warm-up
   const results = measures.map((): Round[] => []);
@@ -172,12 +180,13 @@ async function main(): Promise<void> {
   }
 
   const baseline = results[0]!;
+  const width = Math.max(...measures.map((measure) => measure.name.length));
   const rows = measures.map((measure, i) => {
     const measured = results[i]!;
     const ratio = median(measured.map((r, k) => r.rps / baseline[k]!.rps));
     const cpu = measure.servers.map((_, s) => Math.round(median(measured.map((r) => r.cpu[s]!))));
     return [
-      measure.name.padEnd(28),
+      measure.name.padEnd(width),
       Math.round(median(measured.map((r) => r.rps)))
         .toLocaleString('en')
         .padStart(8),
@@ -189,9 +198,9 @@ async function main(): Promise<void> {
   });
   process.stdout.write(
     `\nphone verification through the gateway: ${connections} connections, ${rounds} interleaved rounds of ${seconds} s, medians\n` +
-      `${'measure'.padEnd(28)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  server CPU µs/req (gateway + core)\n` +
+      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  server CPU µs/req (gateway + cores)\n` +
       `${rows.map((r) => r.join('  ')).join('\n')}\n` +
-      `(ratio: req/s over the baseline's in the same round; verifications created: ${ids.length}, codes sent to the fake Graph API: ${graph.received})\n`,
+      `(ratio: req/s over the baseline's in the same round; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
   );
   await graph.close();
 }
@@ -202,7 +211,7 @@ main()
     process.exitCode = 1;
   })
   .finally(async () => {
-    const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-    await Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGTERM'))));
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopApps();
+    await dropPostgresDatabases();
+    removeTempDirs();
   });

@@ -8,6 +8,8 @@ export interface RecordedRequest {
   body: string;
   /** When it arrived (Date.now()). */
   receivedAt: number;
+  /** Answered: the answer was written; dropped: the caller went away first (a process killed mid-call). */
+  outcome?: 'answered' | 'dropped';
 }
 
 export interface FakeReply {
@@ -15,6 +17,8 @@ export interface FakeReply {
   body: unknown;
   /** Answers only after this long: a slow provider. */
   delayMs?: number;
+  /** Answers only once this settles (and `delayMs` passed): a provider holding calls until the test lets it go. */
+  until?: Promise<unknown>;
   /** Headers of the answer besides its content type, e.g. `retry-after`. */
   headers?: Record<string, string>;
 }
@@ -51,7 +55,7 @@ export async function startFakeProvider(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const recorded = {
+      const recorded: RecordedRequest = {
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
@@ -65,10 +69,15 @@ export async function startFakeProvider(
         given.push(reply);
       }
       for (const wake of waiters.splice(0)) wake();
-      const answer = () =>
+      res.on('close', () => (recorded.outcome ??= 'dropped'));
+      const answer = () => {
+        if (res.destroyed) return;
         res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
-      if (reply.delayMs) setTimeout(() => res.destroyed || answer(), reply.delayMs).unref();
-      else answer();
+        recorded.outcome = 'answered';
+      };
+      const delayed = () => (reply.delayMs ? void setTimeout(answer, reply.delayMs).unref() : answer());
+      if (reply.until) void reply.until.then(delayed, delayed);
+      else delayed();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

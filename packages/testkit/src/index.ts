@@ -6,3 +6,4 @@ export * from './browser-session.ts';
 export * from './smtp.ts';
 export * from './chromium.ts';
 export * from './postgres.ts';
+export * from './processes.ts';

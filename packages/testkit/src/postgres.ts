@@ -12,8 +12,8 @@ const databaseUrl = (name: string) => {
   return url.toString();
 };
 
-async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: postgresServerUrl });
+async function onServer<T>(work: (client: pg.Client) => Promise<T>, url = postgresServerUrl): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -50,4 +50,9 @@ export async function dropPostgresDatabase(url: string): Promise<void> {
   const index = madeDatabases.indexOf(name);
   if (index >= 0) madeDatabases.splice(index, 1);
   await drop([name]);
+}
+
+/** The rows of one query on the database at `url`, e.g. to count what several processes wrote there. */
+export async function queryPostgres<T extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  return onServer(async (client) => (await client.query<T>(text, values)).rows, url);
 }

@@ -39,6 +39,8 @@ export interface OutboxLoopOptions {
   pollMs: number;
   backoffBaseMs: number;
   maxBackoffMs: number;
+  /** How long a claim lasts: `claimMs` unless told. */
+  claimMs?: number;
   clock: Clock;
   log: Logger;
 }
@@ -48,8 +50,9 @@ const concurrency = 32;
 /** In-flight count at or under which finished sends make room for more. */
 const lowWater = concurrency / 2;
 /**
- * How long a claimed item is this core's alone: far longer than a send takes (provider calls time out in seconds),
- * and short enough that the items of a core that died are sent by another a minute later.
+ * How long a claimed item is this core's alone unless told (SVC_OUTBOX_CLAIM_MS): far longer than a send takes
+ * (provider calls time out after 10 s), and short enough that the items of a core that died are sent by another a
+ * minute later.
  */
 export const claimMs = 60_000;
 
@@ -67,10 +70,11 @@ const expired = (lastError: string | null) => `expired before it could be delive
  * outage of some minutes delays codes instead of losing them), and gives up on the rest with the reason
  * recorded. An item past its deadline is given up on without being sent. Items live in the database and are
  * claimed there before they are sent, so several cores on one database send each item once, and the claims of
- * a core that stopped mid-send end after `claimMs`, when another core sends its items.
+ * a core that stopped mid-send end after the claim's length, when another core sends its items.
  */
 export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<T>, options: OutboxLoopOptions) {
   const { name, clock, log } = options;
+  const claimFor = options.claimMs ?? claimMs;
   const inFlight = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let filling: Promise<void> | undefined;
@@ -123,7 +127,7 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
     const room = concurrency - inFlight.size;
     if (room <= 0) return;
     const now = clock().getTime();
-    const claim = { id: randomUUID(), now: new Date(now).toISOString(), until: new Date(now + claimMs).toISOString() };
+    const claim = { id: randomUUID(), now: new Date(now).toISOString(), until: new Date(now + claimFor).toISOString() };
     // An item still in flight here when its claim ended may come back: it is sent once, by the send under way.
     for (const item of await handlers.claim(claim, room)) if (!inFlight.has(item.id)) send(item, claim.id);
   }
