@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@svc/domain';
 import { createLogger } from '@svc/server-kit';
+import { startFakeProvider } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../src/config.ts';
 import { createServices, type Services } from '../src/services/index.ts';
 import type { Store } from '../src/store/store.ts';
 import { closeStores, openCoreStores } from './test-stores.ts';
@@ -77,5 +79,42 @@ describe.each(['sqlite', 'postgres'] as const)('two cores on %s', (kind) => {
     await expect(failing).rejects.toMatchObject({ code: 'sender_not_configured' });
     expect(await retry).toMatchObject({ verification_id: expect.stringMatching(/^pv_/) });
     expect(runs).toBe(2);
+  });
+
+  it('sends a code once when its send outlasts its claim: the core claims it again and the send under way records it', async () => {
+    let release!: () => void;
+    const held = new Promise((resolve) => (release = () => resolve(undefined)));
+    const graph = await startFakeProvider(() => ({ status: 200, body: { messages: [{ id: 'wamid.1' }] }, until: held }));
+    let now = Date.parse(at);
+    const core = createServices({
+      store,
+      secretKey: randomBytes(32),
+      log: createLogger('core', { LOG_LEVEL: 'silent' }),
+      clock: () => new Date(now),
+      config: {
+        ...defaultConfig,
+        providers: { ...defaultConfig.providers, whatsappGraphUrl: graph.url },
+        delivery: { ...defaultConfig.delivery, pollMs: 20, claimMs: 1000 },
+      },
+    });
+    cores.push(core);
+    await core.senders.put('ws_1', {
+      kind: 'whatsapp_cloud',
+      phone_number_id: '1234567890',
+      access_token: 'tok',
+      template: 'otp_code',
+      language: 'en',
+    });
+    const created = await core.verifications.create('ws_1', number);
+    await graph.waitForRequests(1);
+    const [first] = await store.outbox.due('9999-01-01T00:00:00.000Z', 10);
+    now += 5000; // the claim ends while the provider still holds the send
+    core.delivery.start();
+    await expect.poll(async () => (await store.outbox.due('9999-01-01T00:00:00.000Z', 10))[0]?.claimId).not.toBe(first!.claimId);
+    release();
+    await expect.poll(async () => (await store.verifications.get('ws_1', created.verification_id))?.deliveryStatus).toBe('sent');
+    await core.delivery.stop();
+    expect(graph.requests).toHaveLength(1);
+    await graph.close();
   });
 });

@@ -25,10 +25,10 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
     {
       claim: (claim, limit) => store.outbox.claim(claim, limit),
       deadline: (message) => message.codeExpiresAt,
-      async deliver(message, claimId) {
+      async deliver(message, held) {
         const sender = await senders.resolve(message.workspaceId);
         if (!sender || !message.codeSealed) {
-          return store.outbox.markFailed(message.id, claimId, 'no sender is configured for this workspace', now());
+          return store.outbox.markFailed(message.id, held.id, 'no sender is configured for this workspace', now());
         }
         const result = await messenger(sender, {
           to: message.phoneNumber,
@@ -38,7 +38,7 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
           ttlMinutes: Math.round(config.otp.ttlSeconds / 60),
         });
         log.info({ verification: message.verificationId, sender: sender.kind }, 'code sent');
-        return store.outbox.markSent(message.id, claimId, result.providerMessageId, now());
+        return store.outbox.markSent(message.id, held.id, result.providerMessageId, now());
       },
       retry: (message, claimId, next, reason) => store.outbox.markRetry(message.id, claimId, next, reason),
       fail: (message, claimId, reason) => store.outbox.markFailed(message.id, claimId, reason, now()),

@@ -6,7 +6,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
 import { signInLinkLifetimeMs } from './login-links.ts';
-import { createOutboxLoop, DeliveryError } from './outbox-loop.ts';
+import { createOutboxLoop, DeliveryError, type HeldClaim } from './outbox-loop.ts';
 import type { Keyring } from './secrets.ts';
 
 export interface MailContent {
@@ -24,7 +24,7 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
   const transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : undefined;
   const now = () => clock().toISOString();
 
-  async function send(mail: MailRecord, claimId: string): Promise<boolean> {
+  async function send(mail: MailRecord, held: HeldClaim): Promise<boolean> {
     if (!mail.bodySealed) throw new DeliveryError('the mail body is gone', false);
     const { text, html } = JSON.parse(keyring.decrypt(mail.bodySealed)) as { text: string; html: string };
     if (transport) {
@@ -40,7 +40,7 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
       throw new DeliveryError('no SMTP_URL is configured', false);
     }
     log.info({ mail: mail.id }, 'mail sent'); // not the subject: a sign-in mail's carries the user code
-    return store.mails.markSent(mail.id, claimId, now());
+    return store.mails.markSent(mail.id, held.id, now());
   }
 
   const loop = createOutboxLoop<MailRecord>(

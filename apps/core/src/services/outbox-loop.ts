@@ -26,12 +26,21 @@ export interface OutboxHandlers<T extends OutboxItem> {
   /** When the item stops being of use (its code or link expires): it is tried until then, never after. */
   deadline(item: T): string;
   /**
-   * Sends one item and records it sent under the claim `claimId`; throws to have it retried or given up on. Like
-   * `retry` and `fail`, answers whether the record applied: false when the claim ended and another claimer holds the item.
+   * Sends one item and records it sent under the claim `held.id`, read once sent; throws to have it retried or given
+   * up on. Like `retry` and `fail`, answers whether the record applied: false when the claim ended and another
+   * claimer holds the item.
    */
-  deliver(item: T, claimId: string): Promise<boolean>;
+  deliver(item: T, held: HeldClaim): Promise<boolean>;
   retry(item: T, claimId: string, nextAttemptAt: string, reason: string): Promise<boolean>;
   fail(item: T, claimId: string, reason: string): Promise<boolean>;
+}
+
+/**
+ * The claim an item in flight is held under: a send that outlasts its claim, when this core claims the item again,
+ * goes on under the new claim, so it is recorded once and never sent a second time.
+ */
+export interface HeldClaim {
+  readonly id: string;
 }
 
 export interface OutboxLoopOptions {
@@ -75,7 +84,7 @@ const expired = (lastError: string | null) => `expired before it could be delive
 export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<T>, options: OutboxLoopOptions) {
   const { name, clock, log } = options;
   const claimFor = options.claimMs ?? claimMs;
-  const inFlight = new Map<string, Promise<void>>();
+  const inFlight = new Map<string, { sending: Promise<void>; held: { id: string } }>();
   let timer: NodeJS.Timeout | undefined;
   let filling: Promise<void> | undefined;
   let scheduled = false;
@@ -87,39 +96,40 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
     log.warn({ outbox: name, id: item.id, outcome }, 'claim lost before the outcome was recorded; another core holds the item');
   }
 
-  async function attempt(item: T, claimId: string): Promise<void> {
+  async function attempt(item: T, held: HeldClaim): Promise<void> {
     const deadline = Date.parse(handlers.deadline(item));
     if (clock().getTime() >= deadline) {
-      if (await handlers.fail(item, claimId, expired(item.lastError))) {
+      if (await handlers.fail(item, held.id, expired(item.lastError))) {
         log.warn({ outbox: name, id: item.id, attempts: item.attempts }, 'expired before it could be delivered');
       } else claimLost(item, 'expired');
       return;
     }
     try {
-      if (!(await handlers.deliver(item, claimId))) claimLost(item, 'sent');
+      if (!(await handlers.deliver(item, held))) claimLost(item, 'sent');
     } catch (error) {
       const retryable = !(error instanceof DeliveryError) || error.retryable;
       const reason = (error as Error).message;
       const attempts = item.attempts + 1;
       const next = clock().getTime() + backoffMs(attempts, options.backoffBaseMs, options.maxBackoffMs);
       if (retryable && next < deadline) {
-        if (await handlers.retry(item, claimId, new Date(next).toISOString(), reason)) {
+        if (await handlers.retry(item, held.id, new Date(next).toISOString(), reason)) {
           log.warn({ outbox: name, id: item.id, attempts, reason }, 'send failed; will retry');
         } else claimLost(item, 'retry');
-      } else if (await handlers.fail(item, claimId, retryable ? expired(reason) : reason)) {
+      } else if (await handlers.fail(item, held.id, retryable ? expired(reason) : reason)) {
         log.warn({ outbox: name, id: item.id, attempts, reason }, 'send failed; giving up');
       } else claimLost(item, 'failed');
     }
   }
 
   function send(item: T, claimId: string): void {
-    const sending = attempt(item, claimId)
+    const held = { id: claimId };
+    const sending = attempt(item, held)
       .catch((error: unknown) => log.error({ err: error, outbox: name, id: item.id }, 'outbox send failed'))
       .finally(() => {
         inFlight.delete(item.id);
         if (inFlight.size <= lowWater) kick();
       });
-    inFlight.set(item.id, sending);
+    inFlight.set(item.id, { sending, held });
   }
 
   /** Starts what is due, as far as there is room. */
@@ -128,8 +138,12 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
     if (room <= 0) return;
     const now = clock().getTime();
     const claim = { id: randomUUID(), now: new Date(now).toISOString(), until: new Date(now + claimFor).toISOString() };
-    // An item still in flight here when its claim ended may come back: it is sent once, by the send under way.
-    for (const item of await handlers.claim(claim, room)) if (!inFlight.has(item.id)) send(item, claim.id);
+    // An item still in flight here when its claim ended may come back: the send under way goes on under the new claim.
+    for (const item of await handlers.claim(claim, room)) {
+      const under = inFlight.get(item.id);
+      if (under) under.held.id = claim.id;
+      else send(item, claim.id);
+    }
   }
 
   /**
@@ -168,7 +182,7 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
       stopped = true;
       clearInterval(timer);
       await filling;
-      await Promise.all(inFlight.values());
+      await Promise.all([...inFlight.values()].map(({ sending }) => sending));
     },
   };
 }
