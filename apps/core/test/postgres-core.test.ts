@@ -21,4 +21,4 @@ it('serves from PostgreSQL, and its /healthz answers 503 once the database is go
   } finally {
     await core.stop();
   }
-});
+}, 30_000); // creating and dropping a database takes seconds on a busy server
