@@ -3,6 +3,8 @@ import { closeServer, listen, type Logger } from '@svc/server-kit';
 import { type CoreConfig, defaultConfig } from './config.ts';
 
 export { type CoreConfig, defaultConfig };
+/** The PostgreSQL store on its own: a test makes a migrated database with it, to copy for each of its cores. */
+export { createPostgresStore } from './store/postgres/postgres-store.ts';
 import { seedLocalMode } from './seed.ts';
 import { createCoreServer } from './server.ts';
 import type { Clock } from './services/clock.ts';

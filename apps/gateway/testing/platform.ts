@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
+import { type CoreConfig, createPostgresStore, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
 import { startRunner } from '@svc/eval-runner';
-import { createPostgresDatabase, dropPostgresDatabase, freePort, tempDir } from '@svc/testkit';
+import { createPostgresDatabase, dropPostgresDatabase, dropPostgresDatabases, freePort, tempDir } from '@svc/testkit';
+import { afterAll } from 'vitest';
 import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit';
 import { startGateway } from '../src/index.ts';
 
@@ -59,10 +60,22 @@ export interface PlatformOptions {
 // A cast: the GitHub App's tests see Probot's narrower declaration of LOG_LEVEL.
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv;
 
+let migrated: Promise<string> | undefined;
+afterAll(dropPostgresDatabases);
+
+/** A new database with core's tables: a copy of one migrated once per test file. */
+async function migratedPostgresDatabase(): Promise<string> {
+  migrated ??= createPostgresDatabase().then(async (url) => {
+    await (await createPostgresStore(url)).close();
+    return url;
+  });
+  return createPostgresDatabase(await migrated);
+}
+
 /** Core and gateway over real HTTP on free ports, on a fresh database unless `dataDir` or `databaseUrl` is given. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? tempDir();
-  const databaseUrl = options.databaseUrl ?? (process.env.SVC_TEST_STORE === 'postgres' ? await createPostgresDatabase() : undefined);
+  const databaseUrl = options.databaseUrl ?? (process.env.SVC_TEST_STORE === 'postgres' ? await migratedPostgresDatabase() : undefined);
   const secretKey = options.secretKey ?? randomBytes(32);
   const port = await freePort();
   const url = `http://localhost:${port}`;
