@@ -105,23 +105,52 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .prepare('messaging_sender_of');
 
   /**
-   * Inserts a verification unless its number has a pending one that has not expired, which throws
-   * VerificationChanged. Under the number's lock, so creates of one number, in any core, run one after the other
-   * and each sees those committed before it; one statement inserts and looks for another pending one.
+   * Inserts a verification, and queues its message counted in its workspace's hour when it has one, in one
+   * statement; throws VerificationChanged when its number has a pending verification that has not expired, and
+   * HourlyLimitReached when the hour is full (the transaction's rollback then takes the rest back). Under the
+   * number's lock, so creates of one number, in any core, run one after the other and each sees those committed
+   * before it.
    */
-  async function insertVerification(tx: PgTx, verification: PhoneVerification): Promise<void> {
+  async function insertVerification(tx: PgTx, verification: PhoneVerification, message: NewOutboxMessage | null, hourlyLimit: number) {
     const { workspaceId, phoneNumber, createdAt } = verification;
+    if (message && hourlyLimit < 1) throw new HourlyLimitReached(hourOf(message.createdAt));
     await tx.execute(sql`select pg_advisory_xact_lock(${numberLocks}, hashtext(${`${workspaceId} ${phoneNumber}`}))`);
     const other = tx
       .select({ id: phoneVerifications.id })
       .from(phoneVerifications)
       .where(and(pendingOf(workspaceId, phoneNumber, createdAt), ne(phoneVerifications.id, verification.id)));
-    const [inserted] = await tx
-      .insert(phoneVerifications)
-      .values(verification)
-      .returning({ clash: sql<boolean>`exists (${other})` });
-    if (inserted?.clash) throw new VerificationChanged(phoneNumber);
+    const clashOf = sql<boolean>`exists (${other})`;
+    if (!message) {
+      const [inserted] = await tx.insert(phoneVerifications).values(verification).returning({ clash: clashOf });
+      if (inserted?.clash) throw new VerificationChanged(phoneNumber);
+      return;
+    }
+    const inserted = tx.$with('inserted').as(
+      tx
+        .insert(phoneVerifications)
+        .values(verification)
+        .returning({ clash: clashOf.as('clash') }),
+    );
+    const queued = tx.$with('queued').as(tx.insert(messageOutbox).values(queuedMessage(message)).returning({ id: messageOutbox.id }));
+    const counted = tx.$with('counted').as(countSend(tx, message, hourlyLimit).returning({ count: hourlySends.count }));
+    const [outcome] = await tx
+      .with(inserted, queued, counted)
+      .select({ clash: inserted.clash, counted: sql<number>`(select count(*) from ${counted})::int` })
+      .from(inserted);
+    if (outcome?.clash) throw new VerificationChanged(phoneNumber);
+    if (!outcome?.counted) throw new HourlyLimitReached(hourOf(message.createdAt));
   }
+
+  /** Counts a message in its workspace's hour, unless the hour is full: then it changes nothing and returns no row. */
+  const countSend = (builder: Pick<PgTx, 'insert'>, message: NewOutboxMessage, hourlyLimit: number) =>
+    builder
+      .insert(hourlySends)
+      .values({ workspaceId: message.workspaceId, hour: hourOf(message.createdAt), count: 1 })
+      .onConflictDoUpdate({
+        target: [hourlySends.workspaceId, hourlySends.hour],
+        set: { count: sql`${hourlySends.count} + 1` },
+        setWhere: lt(hourlySends.count, hourlyLimit),
+      });
 
   /**
    * Queues a message and counts it in its workspace's hour, in one statement, or throws when the hour is full
@@ -131,16 +160,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     const hour = hourOf(message.createdAt);
     if (hourlyLimit < 1) throw new HourlyLimitReached(hour);
     const queued = tx.$with('queued').as(tx.insert(messageOutbox).values(queuedMessage(message)).returning({ id: messageOutbox.id }));
-    const counted = await tx
-      .with(queued)
-      .insert(hourlySends)
-      .values({ workspaceId: message.workspaceId, hour, count: 1 })
-      .onConflictDoUpdate({
-        target: [hourlySends.workspaceId, hourlySends.hour],
-        set: { count: sql`${hourlySends.count} + 1` },
-        setWhere: lt(hourlySends.count, hourlyLimit),
-      })
-      .returning({ count: hourlySends.count });
+    const counted = await countSend(tx.with(queued), message, hourlyLimit).returning({ count: hourlySends.count });
     if (counted.length === 0) throw new HourlyLimitReached(hour);
   }
 
@@ -190,10 +210,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
   return {
     verifications: {
       async create(verification, message, hourlyLimit) {
-        await transact(async (tx) => {
-          await insertVerification(tx, verification);
-          if (message) await queue(tx, message, hourlyLimit);
-        }, readCommitted);
+        await transact((tx) => insertVerification(tx, verification, message, hourlyLimit), readCommitted);
       },
       async resend(id, lastSentBefore, resend, message, hourlyLimit) {
         return transact(async (tx) => {
