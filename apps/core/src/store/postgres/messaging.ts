@@ -32,7 +32,7 @@ import {
 import type { PgDb } from './database.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
-import type { PgTx, Transact } from './transaction.ts';
+import { type PgTx, statement, type Transact } from './transaction.ts';
 
 const p = sql.placeholder;
 
@@ -105,23 +105,52 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .prepare('messaging_sender_of');
 
   /**
-   * Inserts a verification unless its number has a pending one that has not expired, which throws
-   * VerificationChanged. Under the number's lock, so creates of one number, in any core, run one after the other
-   * and each sees those committed before it; one statement inserts and looks for another pending one.
+   * Inserts a verification, and queues its message counted in its workspace's hour when it has one, in one
+   * statement; throws VerificationChanged when its number has a pending verification that has not expired, and
+   * HourlyLimitReached when the hour is full (the transaction's rollback then takes the rest back). Under the
+   * number's lock, so creates of one number, in any core, run one after the other and each sees those committed
+   * before it.
    */
-  async function insertVerification(tx: PgTx, verification: PhoneVerification): Promise<void> {
+  async function insertVerification(tx: PgTx, verification: PhoneVerification, message: NewOutboxMessage | null, hourlyLimit: number) {
     const { workspaceId, phoneNumber, createdAt } = verification;
+    if (message && hourlyLimit < 1) throw new HourlyLimitReached(hourOf(message.createdAt));
     await tx.execute(sql`select pg_advisory_xact_lock(${numberLocks}, hashtext(${`${workspaceId} ${phoneNumber}`}))`);
     const other = tx
       .select({ id: phoneVerifications.id })
       .from(phoneVerifications)
       .where(and(pendingOf(workspaceId, phoneNumber, createdAt), ne(phoneVerifications.id, verification.id)));
-    const [inserted] = await tx
-      .insert(phoneVerifications)
-      .values(verification)
-      .returning({ clash: sql<boolean>`exists (${other})` });
-    if (inserted?.clash) throw new VerificationChanged(phoneNumber);
+    const clashOf = sql<boolean>`exists (${other})`;
+    if (!message) {
+      const [inserted] = await tx.insert(phoneVerifications).values(verification).returning({ clash: clashOf });
+      if (inserted?.clash) throw new VerificationChanged(phoneNumber);
+      return;
+    }
+    const inserted = tx.$with('inserted').as(
+      tx
+        .insert(phoneVerifications)
+        .values(verification)
+        .returning({ clash: clashOf.as('clash') }),
+    );
+    const queued = tx.$with('queued').as(tx.insert(messageOutbox).values(queuedMessage(message)).returning({ id: messageOutbox.id }));
+    const counted = tx.$with('counted').as(countSend(tx, message, hourlyLimit).returning({ count: hourlySends.count }));
+    const [outcome] = await tx
+      .with(inserted, queued, counted)
+      .select({ clash: inserted.clash, counted: sql<number>`(select count(*) from ${counted})::int` })
+      .from(inserted);
+    if (outcome?.clash) throw new VerificationChanged(phoneNumber);
+    if (!outcome?.counted) throw new HourlyLimitReached(hourOf(message.createdAt));
   }
+
+  /** Counts a message in its workspace's hour, unless the hour is full: then it changes nothing and returns no row. */
+  const countSend = (builder: Pick<PgTx, 'insert'>, message: NewOutboxMessage, hourlyLimit: number) =>
+    builder
+      .insert(hourlySends)
+      .values({ workspaceId: message.workspaceId, hour: hourOf(message.createdAt), count: 1 })
+      .onConflictDoUpdate({
+        target: [hourlySends.workspaceId, hourlySends.hour],
+        set: { count: sql`${hourlySends.count} + 1` },
+        setWhere: lt(hourlySends.count, hourlyLimit),
+      });
 
   /**
    * Queues a message and counts it in its workspace's hour, in one statement, or throws when the hour is full
@@ -131,28 +160,23 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     const hour = hourOf(message.createdAt);
     if (hourlyLimit < 1) throw new HourlyLimitReached(hour);
     const queued = tx.$with('queued').as(tx.insert(messageOutbox).values(queuedMessage(message)).returning({ id: messageOutbox.id }));
-    const counted = await tx
-      .with(queued)
-      .insert(hourlySends)
-      .values({ workspaceId: message.workspaceId, hour, count: 1 })
-      .onConflictDoUpdate({
-        target: [hourlySends.workspaceId, hourlySends.hour],
-        set: { count: sql`${hourlySends.count} + 1` },
-        setWhere: lt(hourlySends.count, hourlyLimit),
-      })
-      .returning({ count: hourlySends.count });
+    const counted = await countSend(tx.with(queued), message, hourlyLimit).returning({ count: hourlySends.count });
     if (counted.length === 0) throw new HourlyLimitReached(hour);
   }
 
-  /** Finishes a message held by `claimId`; answers false, changing nothing, when that claim does not hold it any more. */
-  const finish = (
+  /**
+   * Finishes a message held by `claimId`, and the delivery of its verification while that is still `queued`; answers
+   * false, changing nothing, when that claim does not hold it any more. One statement: the outbox row is locked
+   * first, then the verification's, the order in which a resend locks them too.
+   */
+  async function finish(
     id: string,
     claimId: string,
     outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string },
-  ) =>
-    transact(async (tx) => {
-      const error = outcome.error ?? null;
-      const [message] = await tx
+  ) {
+    const error = outcome.error ?? null;
+    const finished = db.$with('finished').as(
+      db
         .update(messageOutbox)
         .set({
           status: outcome.status,
@@ -165,22 +189,28 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
           claimedUntil: null,
         })
         .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), isPending))
-        .returning({ verificationId: messageOutbox.verificationId });
-      if (!message) return false;
-      await tx
+        .returning({ verificationId: messageOutbox.verificationId }),
+    );
+    const delivered = db.$with('delivered').as(
+      db
         .update(phoneVerifications)
         .set({ deliveryStatus: outcome.status, deliveryError: error, deliveryUpdatedAt: outcome.at })
-        .where(and(eq(phoneVerifications.id, message.verificationId), eq(phoneVerifications.deliveryStatus, 'queued')));
-      return true;
-    }, readCommitted);
+        .where(
+          and(
+            inArray(phoneVerifications.id, db.select({ id: finished.verificationId }).from(finished)),
+            eq(phoneVerifications.deliveryStatus, 'queued'),
+          ),
+        )
+        .returning({ id: phoneVerifications.id }),
+    );
+    const rows = await statement(() => db.with(finished, delivered).select({ verificationId: finished.verificationId }).from(finished));
+    return rows.length > 0;
+  }
 
   return {
     verifications: {
       async create(verification, message, hourlyLimit) {
-        await transact(async (tx) => {
-          await insertVerification(tx, verification);
-          if (message) await queue(tx, message, hourlyLimit);
-        }, readCommitted);
+        await transact((tx) => insertVerification(tx, verification, message, hourlyLimit), readCommitted);
       },
       async resend(id, lastSentBefore, resend, message, hourlyLimit) {
         return transact(async (tx) => {
@@ -222,29 +252,25 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         return verification;
       },
       async recordFailedAttempt(id, blockAt) {
-        const [after] = await transact(
-          (tx) =>
-            tx
-              .update(phoneVerifications)
-              .set({
-                failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
-                status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${blockAt} then 'blocked' else ${phoneVerifications.status} end`,
-              })
-              .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
-              .returning(),
-          readCommitted,
+        const [after] = await statement(() =>
+          db
+            .update(phoneVerifications)
+            .set({
+              failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
+              status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${blockAt} then 'blocked' else ${phoneVerifications.status} end`,
+            })
+            .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
+            .returning(),
         );
         return after;
       },
       async markVerified(id, at) {
-        const verified = await transact(
-          (tx) =>
-            tx
-              .update(phoneVerifications)
-              .set({ status: 'verified', verifiedAt: at })
-              .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
-              .returning({ id: phoneVerifications.id }),
-          readCommitted,
+        const verified = await statement(() =>
+          db
+            .update(phoneVerifications)
+            .set({ status: 'verified', verifiedAt: at })
+            .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
+            .returning({ id: phoneVerifications.id }),
         );
         return verified.length > 0;
       },
@@ -267,10 +293,10 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
           .limit(limit);
       },
       async claim(claim, limit) {
-        const claimed = await transact((tx) => {
+        const claimed = await statement(() => {
           // Locked as they are taken, skipping those another claim is taking: two claimers never wait for each
           // other, and never get the same message.
-          const claimable = tx
+          const claimable = db
             .select({ id: messageOutbox.id })
             .from(messageOutbox)
             .where(
@@ -283,13 +309,13 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
             .orderBy(asc(messageOutbox.nextAttemptAt))
             .limit(limit)
             .for('update', { skipLocked: true });
-          return tx
+          return db
             .update(messageOutbox)
             .set({ claimId: claim.id, claimedUntil: claim.until })
             .from(phoneVerifications)
             .where(and(inArray(messageOutbox.id, claimable), eq(phoneVerifications.id, messageOutbox.verificationId)))
             .returning({ ...getTableColumns(messageOutbox), codeExpiresAt: phoneVerifications.expiresAt });
-        }, readCommitted);
+        });
         // Oldest due first, as they were chosen.
         return claimed.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : 0));
       },
@@ -300,14 +326,12 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         return finish(id, claimId, { status: 'failed', error, at });
       },
       async markRetry(id, claimId, nextAttemptAt, error) {
-        const retried = await transact(
-          (tx) =>
-            tx
-              .update(messageOutbox)
-              .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
-              .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), isPending))
-              .returning({ id: messageOutbox.id }),
-          readCommitted,
+        const retried = await statement(() =>
+          db
+            .update(messageOutbox)
+            .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
+            .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), isPending))
+            .returning({ id: messageOutbox.id }),
         );
         return retried.length > 0;
       },
@@ -316,13 +340,11 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         return message;
       },
       async setDeliveryStatus(verificationId, status, error, at) {
-        await transact(
-          (tx) =>
-            tx
-              .update(phoneVerifications)
-              .set({ deliveryStatus: status, deliveryError: error, deliveryUpdatedAt: at })
-              .where(eq(phoneVerifications.id, verificationId)),
-          readCommitted,
+        await statement(() =>
+          db
+            .update(phoneVerifications)
+            .set({ deliveryStatus: status, deliveryError: error, deliveryUpdatedAt: at })
+            .where(eq(phoneVerifications.id, verificationId)),
         );
       },
       purgeFinished(before, limit) {
@@ -339,7 +361,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
       },
       async put(sender) {
         const row = senderRow(sender);
-        await transact((tx) => tx.insert(senders).values(row).onConflictDoUpdate({ target: senders.workspaceId, set: row }), readCommitted);
+        await statement(() => db.insert(senders).values(row).onConflictDoUpdate({ target: senders.workspaceId, set: row }));
       },
       async withClearField(field) {
         const rows = await db
@@ -368,7 +390,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     },
     devMessages: {
       async add(message) {
-        await transact((tx) => tx.insert(devMessages).values(message), readCommitted);
+        await statement(() => db.insert(devMessages).values(message));
       },
       async list(limit) {
         return db.select().from(devMessages).orderBy(desc(devMessages.createdAt), desc(devMessages.id)).limit(limit);
@@ -416,22 +438,18 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         }, readCommitted);
       },
       async answer(scope, claimId, response, at) {
-        const answered = await transact(
-          (tx) =>
-            tx
-              .update(idempotencyKeys)
-              .set({ response, createdAt: at, claimedUntil: null })
-              .where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response)))
-              .returning({ key: idempotencyKeys.key }),
-          readCommitted,
+        const answered = await statement(() =>
+          db
+            .update(idempotencyKeys)
+            .set({ response, createdAt: at, claimedUntil: null })
+            .where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response)))
+            .returning({ key: idempotencyKeys.key }),
         );
         return answered.length > 0;
       },
       async release(scope, claimId) {
-        await transact(
-          (tx) =>
-            tx.delete(idempotencyKeys).where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response))),
-          readCommitted,
+        await statement(() =>
+          db.delete(idempotencyKeys).where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response))),
         );
       },
       purge(before, limit) {

@@ -36,6 +36,10 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
   const transact = transactor(db);
   const membershipQuery = () =>
     db.select(membershipColumns).from(memberships).innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId));
+  // Every workspace request looks up its caller's membership: prepared once per connection.
+  const membershipOf = membershipQuery()
+    .where(and(eq(workspaces.slug, sql.placeholder('slug')), eq(memberships.userId, sql.placeholder('userId'))))
+    .prepare('workspace_membership_of');
 
   return {
     ...createPostgresMessaging(db, transact),
@@ -100,7 +104,7 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
         return db.select(workspaceColumns).from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id));
       },
       async findForUser(slug, userId) {
-        const [membership] = await membershipQuery().where(and(eq(workspaces.slug, slug), eq(memberships.userId, userId)));
+        const [membership] = await membershipOf.execute({ slug, userId });
         return membership;
       },
     },

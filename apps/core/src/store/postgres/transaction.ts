@@ -34,25 +34,35 @@ export const conflict = () =>
 
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
 
+/** Runs `attempt` again when PostgreSQL aborts it for a concurrent transaction; a duplicate key answers `conflict`. */
+async function retried<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let count = 1; ; count++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const state = sqlState(error);
+      if (state && retriedCodes.has(state) && count < maxAttempts) {
+        await pause(count);
+        continue;
+      }
+      if (state === duplicateKey) throw conflict();
+      throw error;
+    }
+  }
+}
+
 /**
  * The store's writes. A transaction PostgreSQL aborts for a concurrent one is run again (a few milliseconds later,
  * at random, so racing cores spread out); a duplicate key is answered as the domain error `conflict` (409), as on
  * SQLite: a unique index that refuses a write means the request clashed with data already there.
  */
 export function transactor(db: PgDb): Transact {
-  return async (work, { isolation = 'serializable' } = {}) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await db.transaction(work, { isolationLevel: isolation });
-      } catch (error) {
-        const state = sqlState(error);
-        if (state && retriedCodes.has(state) && attempt < maxAttempts) {
-          await pause(attempt);
-          continue;
-        }
-        if (state === duplicateKey) throw conflict();
-        throw error;
-      }
-    }
-  };
+  return (work, { isolation = 'serializable' } = {}) => retried(() => db.transaction(work, { isolationLevel: isolation }));
 }
+
+/**
+ * Runs a write that is one statement reading and changing its rows at once, answered as `transact` answers.
+ * PostgreSQL runs such a statement as a transaction of its own at read committed, exactly as
+ * `transact(work, { isolation: 'read committed' })` would, without the round trips of its begin and commit.
+ */
+export const statement = <T>(write: () => Promise<T>): Promise<T> => retried(write);
