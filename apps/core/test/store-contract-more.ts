@@ -178,10 +178,9 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       expect(new Set(same.map((result) => result.version.id)).size).toBe(1);
       expect(same.map((result) => result.version.number)).toEqual([1, 1, 1]);
       const others = await Promise.all(['ver_d', 'ver_e'].map((id, i) => store.versions.create(version(id, `sha256:${i}`))));
-      expect(others.map((result) => [result.created, result.version.number])).toEqual([
-        [true, 2],
-        [true, 3],
-      ]);
+      // Numbered apart in whichever order they commit.
+      expect(others.map((result) => result.created)).toEqual([true, true]);
+      expect(others.map((result) => result.version.number).sort()).toEqual([2, 3]);
     });
 
     it('answers a duplicate key with the domain error conflict, and keeps what was there', async () => {
