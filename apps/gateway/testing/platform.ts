@@ -61,7 +61,8 @@ export interface PlatformOptions {
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv;
 
 let migrated: Promise<string> | undefined;
-afterAll(dropPostgresDatabases);
+const drops: Promise<void>[] = [];
+afterAll(() => Promise.all(drops).then(dropPostgresDatabases), 120_000);
 
 /** A new database with core's tables: a copy of one migrated once per test file. */
 async function migratedPostgresDatabase(): Promise<string> {
@@ -144,7 +145,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     async stop() {
       await halt();
       rmSync(dataDir, { recursive: true, force: true });
-      if (databaseUrl && !options.databaseUrl) await dropPostgresDatabase(databaseUrl);
+      // Dropping a database waits for a checkpoint, seconds on a busy server: the test file's end waits for it.
+      if (databaseUrl && !options.databaseUrl) drops.push(dropPostgresDatabase(databaseUrl).catch(() => {}));
     },
   };
 }
