@@ -23,6 +23,9 @@ const workspaceColumns = {
 
 const membershipColumns = { ...workspaceColumns, role: memberships.role };
 
+/** How long closing waits for the connections in use to be handed back. */
+const closeWaitMs = 5_000;
+
 /**
  * The production store: PostgreSQL through drizzle and node-postgres, shared by any number of cores. Every rule
  * that reads then writes runs in a serializable transaction, so it holds across cores as it does on SQLite.
@@ -160,8 +163,11 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
       await db.execute(sql`select 1`);
     },
     async close() {
-      await changes.close();
-      await db.$client.end();
+      // A connection the database cut off may never be handed back to the pool: a stop waits for it a few seconds only.
+      let timer: NodeJS.Timeout | undefined;
+      const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, closeWaitMs)));
+      await Promise.race([Promise.all([changes.close(), db.$client.end()]), bounded]);
+      clearTimeout(timer);
     },
   };
 }
