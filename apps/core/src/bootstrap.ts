@@ -60,6 +60,8 @@ export async function startCore({
     const { seeded } = await seedLocalMode(services, dataDir, config.demoBackend);
     if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
   }
+  const leftOver = await services.evalRuns.finishLeftOver();
+  if (leftOver.runs + leftOver.flags > 0) log.info(leftOver, 'finished eval runs and fixed flags a stopped core left undone');
   const announced = await services.github.events.announceEnded();
   if (announced > 0) log.info({ runs: announced }, 'announced preview runs that ended while core stopped');
   if (!(await services.rateLimits.connected())) log.warn('Redis is out of reach: rate limits count in this core alone until it is back');

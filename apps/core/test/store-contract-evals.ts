@@ -184,14 +184,17 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
         expect(await store.evalWork.report(report(held(recent), { at: at(8) }))).toEqual({
           accepted: true,
           runId: 'run_new',
-          runFinished: true,
+          runComplete: true,
         });
+        expect(await store.evalRuns.latestFinished('ws_1', 'live')).toBeUndefined();
+        expect(await store.evalRuns.finish('run_new', at(8), [])).toBe('finished');
         expect((await store.evalRuns.latestFinished('ws_1', 'live'))?.id).toBe('run_new');
         expect(await store.evalWork.report(report(held(old), { at: at(9) }))).toEqual({
           accepted: true,
           runId: 'run_old',
-          runFinished: true,
+          runComplete: true,
         });
+        expect(await store.evalRuns.finish('run_old', at(9), [])).toBe('finished');
         expect(await store.evalRuns.latestFinished('ws_1', 'live')).toMatchObject({ id: 'run_old', status: 'finished', finishedAt: at(9) });
         expect(await store.evalRuns.latestFinished('ws_1', 'preview')).toBeUndefined();
         expect(await store.evalRuns.latestFinished('ws_2', 'live')).toBeUndefined();
@@ -324,21 +327,21 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
         expect(again).toMatchObject({ id, leaseOwner: 'runner_b', leaseUntil: at(6), status: 'leased' });
         expect(again!.leaseId).not.toBe(old!.leaseId);
         expect(await store.evalWork.report(report(old!, { verdict: 'fail' }))).toEqual({ accepted: false });
-        expect(await store.evalWork.report(report(again!))).toEqual({ accepted: true, runId: 'run_1', runFinished: true });
+        expect(await store.evalWork.report(report(again!))).toEqual({ accepted: true, runId: 'run_1', runComplete: true });
         expect(await store.evalRuns.executions('run_1')).toMatchObject([{ id, status: 'done', verdict: 'pass', leaseOwner: 'runner_b' }]);
       });
 
       it('accepts the report of an expired lease that nobody was granted since', async () => {
         await startRun('run_1', 1);
         const [leased] = await store.evalWork.lease('runner_a', 1, at(3), at(4));
-        expect(await store.evalWork.report(report(leased!, { at: at(7) }))).toEqual({ accepted: true, runId: 'run_1', runFinished: true });
+        expect(await store.evalWork.report(report(leased!, { at: at(7) }))).toEqual({ accepted: true, runId: 'run_1', runComplete: true });
         expect(await store.evalWork.lease('runner_b', 1, at(8), at(9))).toEqual([]);
       });
 
       it('counts a report once: the same lease reporting again is refused and changes nothing', async () => {
         await startRun('run_1', 2);
         const [leased] = await store.evalWork.lease('runner_a', 1, at(3), at(4));
-        expect(await store.evalWork.report(report(leased!))).toEqual({ accepted: true, runId: 'run_1', runFinished: false });
+        expect(await store.evalWork.report(report(leased!))).toEqual({ accepted: true, runId: 'run_1', runComplete: false });
         expect(await store.evalWork.report(report(leased!, { verdict: 'fail', reasoning: 'again' }))).toEqual({ accepted: false });
         expect(await store.evalWork.report(report(leased!, { leaseId: 'lease_forged' }))).toEqual({ accepted: false });
         expect(await store.evalWork.report(report({ ...leased!, id: 'exe_unknown' }))).toEqual({ accepted: false });
@@ -366,7 +369,7 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
             replay: { chatId: 'chat_replay', channel: 'eval', createdAt: at(3, 5), messages: [...messages] },
           }),
         );
-        expect(outcome).toEqual({ accepted: true, runId: 'run_1', runFinished: true });
+        expect(outcome).toEqual({ accepted: true, runId: 'run_1', runComplete: true });
         expect(await store.chats.get('ws_1', 'chat_replay')).toEqual({
           id: 'chat_replay',
           workspaceId: 'ws_1',
@@ -393,18 +396,23 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
         expect(await store.chats.get('ws_1', 'chat_late')).toBeUndefined();
       });
 
-      it('finishes the run exactly once when its last executions report at the same time', async () => {
+      it('says the run is complete exactly once when its last executions report at the same time; it finishes once', async () => {
         await startRun('run_1', 6, { repeat: 1 });
         const leased = await store.evalWork.lease('runner_a', 6, at(3), at(4));
         expect(await store.evalWork.report(report(leased[0]!, { at: at(5) }))).toEqual({
           accepted: true,
           runId: 'run_1',
-          runFinished: false,
+          runComplete: false,
         });
         const outcomes = await Promise.all(leased.slice(1).map((e) => store.evalWork.report(report(e, { at: at(6) }))));
         expect(outcomes.every((o) => o.accepted)).toBe(true);
-        expect(outcomes.filter((o) => o.accepted && o.runFinished)).toHaveLength(1);
-        expect(await store.evalRuns.get('ws_1', 'run_1')).toMatchObject({ status: 'finished', finishedAt: at(6) });
+        expect(outcomes.filter((o) => o.accepted && o.runComplete)).toHaveLength(1);
+        expect(await store.evalRuns.get('ws_1', 'run_1')).toMatchObject({ status: 'running', finishedAt: null });
+        expect(await store.evalRuns.complete()).toEqual(['run_1']);
+        const finishes = await Promise.all([store.evalRuns.finish('run_1', at(6), []), store.evalRuns.finish('run_1', at(7), [])]);
+        expect(finishes.sort()).toEqual(['finished', 'not_finishable']);
+        expect(await store.evalRuns.get('ws_1', 'run_1')).toMatchObject({ status: 'finished' });
+        expect(await store.evalRuns.complete()).toEqual([]);
         expect(await store.evalWork.lease('runner_a', 6, at(7), at(8))).toEqual([]);
       });
 
@@ -424,7 +432,11 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
         await startRun('run_2', 1);
         const [last] = await store.evalWork.lease('runner_a', 1, at(3), at(4));
         await store.evalWork.report(report(last!));
+        // Nothing is left to run: it is finishing, no longer cancellable.
         expect(await store.evalRuns.cancel('ws_1', 'run_2', at(10))).toBe(false);
+        expect(await store.evalRuns.finish('run_2', at(9), [])).toBe('finished');
+        expect(await store.evalRuns.cancel('ws_1', 'run_2', at(10))).toBe(false);
+        expect(await store.evalRuns.finish('run_2', at(11), [])).toBe('not_finishable');
         expect(await store.evalRuns.get('ws_1', 'run_2')).toMatchObject({ status: 'finished', finishedAt: at(9) });
       });
 
@@ -442,12 +454,14 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
             : await Promise.all([reporting(), cancelling()]);
           const run = await store.evalRuns.get('ws_1', id);
           if (reported.accepted) {
-            expect(reported).toEqual({ accepted: true, runId: id, runFinished: true });
+            expect(reported).toEqual({ accepted: true, runId: id, runComplete: true });
             expect(cancelled).toBe(false);
-            expect(run?.status).toBe('finished');
+            expect(run?.status).toBe('running');
+            expect(await store.evalRuns.finish(id, at(7), [])).toBe('finished');
           } else {
             expect(cancelled).toBe(true);
             expect(run?.status).toBe('cancelled');
+            expect(await store.evalRuns.finish(id, at(7), [])).toBe('not_finishable');
             expect((await store.evalRuns.executions(id))[0]).toMatchObject({ status: 'cancelled', verdict: null });
           }
         }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pendingExecution } from '../src/store/evals-store.ts';
 import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../src/store/flags-store.ts';
 import type { Store } from '../src/store/store.ts';
 import type { OpenStore } from './open-store.ts';
@@ -108,6 +109,121 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
       updatedAt: at(3),
       event: event(flagId, { fromStatus: 'open', at: at(3) }),
       ...changes,
+    });
+
+    /** A run on `environment` of these cases whose every replay passed and was reported: complete, not finished. */
+    const completeRun = async (id: string, caseIds: string[], environment = 'live') => {
+      const executions = caseIds.map((caseId, i) =>
+        pendingExecution({ id: `${id}_exe_${i}`, runId: id, caseId, attempt: 1, agent: 'support', judge: null }),
+      );
+      await store.evalRuns.create(
+        {
+          id,
+          workspaceId: 'ws_1',
+          environment,
+          agent: null,
+          version: { id: 'ver_ws_1', number: 1 },
+          trigger: 'publish',
+          repeat: 1,
+          minPass: 1,
+          grader: 'deterministic',
+          agentModels: ['scripted'],
+          status: 'queued',
+          baselineRunId: null,
+          skipped: [],
+          createdBy: 'svc',
+          createdAt: at(4),
+          finishedAt: null,
+        },
+        executions,
+      );
+      for (const leased of await store.evalWork.lease('runner', caseIds.length, at(4), at(9))) {
+        const reported = {
+          executionId: leased.id,
+          leaseId: leased.leaseId!,
+          verdict: 'pass' as const,
+          reasoning: 'ok',
+          replay: null,
+          at: at(5),
+        };
+        await store.evalWork.report({ ...reported, tokens: { input: 0, output: 0 }, judgeTokens: { input: 0, output: 0 } });
+      }
+    };
+    /** The change that fixes an open flag with a note by version 1. */
+    const fix = (flagId: string, revision: number, note: string, evalCaseId: string): FlagChange =>
+      change(flagId, revision, {
+        status: 'fixed',
+        note,
+        evalCaseId,
+        fixedByVersion: { id: 'ver_ws_1', number: 1 },
+        fixedAt: at(6),
+        updatedAt: at(6),
+        event: event(flagId, { actor: 'svc', fromStatus: 'open', toStatus: 'fixed', noteBefore: note, noteAfter: note, at: at(6) }),
+      });
+
+    it('finishes a run with its flag fixes in one transaction; a flag that moved on meanwhile leaves both unwritten', async () => {
+      await store.flags.create(
+        flag('flag_1', 'chat_1_a', { note: 'say hi back', evalCaseId: 'case_1' }),
+        event('flag_1'),
+        evalCase('case_1', 'flag_1'),
+      );
+      await store.flags.create(
+        flag('flag_2', 'chat_2_a', { note: 'greet', evalCaseId: 'case_2' }),
+        event('flag_2'),
+        evalCase('case_2', 'flag_2'),
+      );
+      await completeRun('run_1', ['case_1', 'case_2']);
+      // A member edits flag_2's note after the fixes were computed from its revision 0.
+      expect(await store.flags.change(change('flag_2', 0, { note: 'greet by name', evalCaseId: 'case_2' }))).toBe(true);
+
+      expect(
+        await store.evalRuns.finish('run_1', at(6), [fix('flag_1', 0, 'say hi back', 'case_1'), fix('flag_2', 0, 'greet', 'case_2')]),
+      ).toBe('flag_moved');
+      expect(await store.evalRuns.get('ws_1', 'run_1')).toMatchObject({ status: 'running', finishedAt: null });
+      expect(await store.flags.get('ws_1', 'flag_1')).toMatchObject({ status: 'open', fixedByVersion: null, revision: 0 });
+      expect(await store.flags.history('flag_1')).toHaveLength(1);
+
+      expect(
+        await store.evalRuns.finish('run_1', at(6), [
+          fix('flag_1', 0, 'say hi back', 'case_1'),
+          fix('flag_2', 1, 'greet by name', 'case_2'),
+        ]),
+      ).toBe('finished');
+      expect(await store.evalRuns.get('ws_1', 'run_1')).toMatchObject({ status: 'finished', finishedAt: at(6) });
+      for (const id of ['flag_1', 'flag_2']) {
+        expect(await store.flags.get('ws_1', id)).toMatchObject({
+          status: 'fixed',
+          fixedByVersion: { id: 'ver_ws_1', number: 1 },
+          fixedAt: at(6),
+        });
+        expect((await store.flags.history(id)).at(-1)).toMatchObject({ actor: 'svc', fromStatus: 'open', toStatus: 'fixed' });
+      }
+      expect(await store.evalRuns.finish('run_1', at(7), [])).toBe('not_finishable');
+    });
+
+    it('names the open flags that a finished run on live replayed after they last changed, in the order the runs finished', async () => {
+      await store.flags.create(
+        flag('flag_1', 'chat_1_a', { note: 'say hi back', evalCaseId: 'case_1' }),
+        event('flag_1'),
+        evalCase('case_1', 'flag_1'),
+      );
+      await store.flags.create(
+        flag('flag_2', 'chat_2_a', { note: 'greet', evalCaseId: 'case_2' }),
+        event('flag_2'),
+        evalCase('case_2', 'flag_2'),
+      );
+      await completeRun('run_live', ['case_1']);
+      await completeRun('run_preview', ['case_2'], 'preview');
+      await completeRun('run_open', ['case_2']);
+      expect(await store.evalRuns.passedWhileOpen('live')).toEqual([]);
+      await store.evalRuns.finish('run_live', at(6), []);
+      await store.evalRuns.finish('run_preview', at(6), []);
+      expect(await store.evalRuns.passedWhileOpen('live')).toEqual([{ flagId: 'flag_1', workspaceId: 'ws_1', runId: 'run_live' }]);
+      // Changed after the run finished: what the run graded is not what the flag asks for now.
+      await store.flags.change(change('flag_1', 0, { note: 'say hello back', evalCaseId: 'case_1', updatedAt: at(7) }));
+      expect(await store.evalRuns.passedWhileOpen('live')).toEqual([]);
+      await store.evalRuns.finish('run_open', at(8), []);
+      expect(await store.evalRuns.passedWhileOpen('live')).toEqual([{ flagId: 'flag_2', workspaceId: 'ws_1', runId: 'run_open' }]);
     });
 
     it("finds a message with its chat only in the chat's workspace", async () => {

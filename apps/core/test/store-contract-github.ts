@@ -152,7 +152,7 @@ export function describeGithubStoreContract(name: string, open: OpenStore): void
       expect(await store.previewTargets.get('run_2')).toBeUndefined();
       // Announced once ended, and only until its event is made.
       expect(await store.previewTargets.unannounced(10)).toEqual([]);
-      await store.evalRuns.cancel('ws_1', 'run_1', at(2));
+      await store.evalRuns.finish('run_1', at(2), []);
       expect(await store.previewTargets.unannounced(10)).toEqual([target]);
       await store.events.enqueue(event('flags_issue', 'run_1'));
       expect(await store.previewTargets.unannounced(10)).toEqual([target]);

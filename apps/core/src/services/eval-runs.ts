@@ -28,6 +28,8 @@ import type { WorkSignal } from './work-signal.ts';
 const runners: readonly Role[] = ['owner', 'developer'];
 /** Who overrides a verdict: whoever may say what an agent should have said. */
 const overriders: readonly Role[] = ['owner', 'developer', 'supervisor'];
+/** Finishing a run is recomputed when a flag changes meanwhile, this many times at most. */
+const maxFinishAttempts = 5;
 
 /** The environment a run replays when none is named. */
 export const defaultRunEnvironment = 'preview';
@@ -67,12 +69,16 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
     return run;
   }
 
-  /** The verdict of each case in a run's baseline (overrides included). */
+  /** The verdict of each case of a run whose replays are all done (overrides included). */
+  async function verdictsOf(run: EvalRunRecord): Promise<Map<string, Verdict>> {
+    const [executions, overrides] = await Promise.all([store.evalRuns.executions(run.id), store.evalRuns.overrides(run.id)]);
+    return new Map(gradeRun(run, executions, overrides, new Map()).results.map((r) => [r.case_id, r.verdict]));
+  }
+
+  /** The verdict of each case in a run's baseline. */
   async function baselineOf(run: EvalRunRecord): Promise<Map<string, Verdict>> {
     const baseline = run.baselineRunId ? await store.evalRuns.get(run.workspaceId, run.baselineRunId) : undefined;
-    if (!baseline) return new Map();
-    const [executions, overrides] = await Promise.all([store.evalRuns.executions(baseline.id), store.evalRuns.overrides(baseline.id)]);
-    return new Map(gradeRun(baseline, executions, overrides, new Map()).results.map((r) => [r.case_id, r.verdict]));
+    return baseline ? verdictsOf(baseline) : new Map();
   }
 
   async function graded(run: EvalRunRecord) {
@@ -116,28 +122,50 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
   }
 
   /**
-   * What a finished run on live does to flags: the open flag of each passing case is fixed by the run's version,
-   * and (after an override to fail) a flag this version fixed is open again.
+   * A person's verdict on a case of a finished run on live: a pass fixes the case's open flag, and a fail opens again
+   * the flag this run's version fixed.
    */
-  async function applyToFlags(run: EvalRunRecord, results: EvalResultView[], actor?: string): Promise<void> {
+  async function overrideFlag(run: EvalRunRecord, result: EvalResultView, actor: string): Promise<void> {
     if (run.environment !== liveEnvironment || run.status !== 'finished') return;
-    for (const result of results) {
-      const evalCase = await store.evalCases.get(run.workspaceId, result.case_id);
-      if (!evalCase?.originFlagId || evalCase.deletedAt) continue;
-      const flag = await store.flags.get(run.workspaceId, evalCase.originFlagId);
-      if (!flag) continue;
-      try {
-        if (result.verdict === 'pass' && flag.status === 'open' && flag.note) {
-          await flags.markFixed(flag.id, run.version.id, clock().toISOString(), actor);
-        } else if (result.verdict !== 'pass' && actor && flag.status === 'fixed') {
-          await flags.markUnfixed(run.workspaceId, flag.id, run.version.id, actor);
-        }
-      } catch (error) {
-        // A flag that changed meanwhile (removed, its note cleared) keeps the state a member gave it.
-        if (!(error instanceof DomainError)) throw error;
-        log.info({ run: run.id, flag: flag.id, reason: error.message }, 'eval run left a flag as it was');
+    const evalCase = await store.evalCases.get(run.workspaceId, result.case_id);
+    if (!evalCase?.originFlagId || evalCase.deletedAt) return;
+    const flag = await store.flags.get(run.workspaceId, evalCase.originFlagId);
+    if (!flag) return;
+    try {
+      if (result.verdict === 'pass' && flag.status === 'open' && flag.note) {
+        await flags.markFixed(flag.id, run.version.id, clock().toISOString(), actor);
+      } else if (result.verdict !== 'pass' && flag.status === 'fixed') {
+        await flags.markUnfixed(run.workspaceId, flag.id, run.version.id, actor);
       }
+    } catch (error) {
+      // A flag that changed meanwhile (removed, its note cleared) keeps the state a member gave it.
+      if (!(error instanceof DomainError)) throw error;
+      log.info({ run: run.id, flag: flag.id, reason: error.message }, 'an override left a flag as it was');
     }
+  }
+
+  /**
+   * Finishes a run whose executions are all done. On live, its passes fix their flags in the same transaction, so
+   * whoever reads the run finished sees its flags fixed. Recomputed when a flag changes meanwhile.
+   */
+  async function finish(runId: string): Promise<void> {
+    for (let attempt = 1; attempt <= maxFinishAttempts; attempt++) {
+      const run = await store.evalRuns.find(runId);
+      if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
+      const { results, counts } = await graded(run);
+      const at = clock().toISOString();
+      const passed = results.filter((r) => r.verdict === 'pass').map((r) => r.case_id);
+      const fixes = run.environment === liveEnvironment ? await flags.fixesBy(run.workspaceId, passed, run.version, at) : [];
+      const outcome = await store.evalRuns.finish(run.id, at, fixes);
+      if (outcome === 'flag_moved') continue;
+      if (outcome === 'finished') {
+        log.info({ run: run.id, environment: run.environment, ...counts, flags_fixed: fixes.length }, 'eval run finished');
+        await announceEnd(run.id);
+      }
+      return;
+    }
+    // Left complete but open: the next core to start finishes it.
+    log.warn({ run: runId }, 'eval run not finished: its flags kept changing while it finished');
   }
 
   /** Starts a run of the workspace's cases (one agent's, when named) on an environment's current version. */
@@ -260,7 +288,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
         override: overrides.find((o) => o.caseId === caseId),
         baseline: (await baselineOf(run)).get(caseId) ?? null,
       });
-      await applyToFlags(run, [result], email);
+      await overrideFlag(run, result, email);
       return result;
     },
 
@@ -279,14 +307,33 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
       }
     },
 
-    /** A run just finished: on live, its passes fix their flags. */
-    async finished(runId: string): Promise<void> {
-      const run = await store.evalRuns.find(runId);
-      if (!run) return;
-      const { results, counts } = await graded(run);
-      log.info({ run: run.id, environment: run.environment, ...counts }, 'eval run finished');
-      await applyToFlags(run, results);
-      await announceEnd(run.id);
+    finish,
+
+    /**
+     * What a core that stopped at the wrong moment left undone: runs whose executions were all reported but that were
+     * not finished, and open flags that a finished run on live passed after they last changed (an earlier version
+     * fixed flags after the finish, so a stop in between left them open). Answers how many of each it finished and fixed.
+     */
+    async finishLeftOver(): Promise<{ runs: number; flags: number }> {
+      const complete = await store.evalRuns.complete();
+      for (const id of complete) await finish(id);
+      const verdicts = new Map<string, Promise<Map<string, Verdict>>>();
+      const fixed = new Set<string>();
+      for (const { flagId, workspaceId, runId } of await store.evalRuns.passedWhileOpen(liveEnvironment)) {
+        if (fixed.has(flagId)) continue;
+        const run = await store.evalRuns.get(workspaceId, runId);
+        const flag = await store.flags.get(workspaceId, flagId);
+        if (!run || !flag?.evalCaseId) continue;
+        if (!verdicts.has(runId)) verdicts.set(runId, verdictsOf(run));
+        if ((await verdicts.get(runId))?.get(flag.evalCaseId) !== 'pass') continue;
+        try {
+          await flags.markFixed(flagId, run.version.id, run.finishedAt ?? clock().toISOString());
+          fixed.add(flagId);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+        }
+      }
+      return { runs: complete.length, flags: fixed.size };
     },
 
     detail,

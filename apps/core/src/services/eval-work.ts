@@ -163,8 +163,8 @@ export function createEvalWorkService({ store, deployments, runs, config, clock,
         log.info({ execution: report.id }, "eval report refused: its lease is not the runner's any more");
         return { accepted: false };
       }
-      if (outcome.runFinished) {
-        await runs.finished(outcome.runId);
+      if (outcome.runComplete) {
+        await runs.finish(outcome.runId);
         work.notify();
       }
       return { accepted: true };

@@ -75,33 +75,39 @@ export function createFlagService(store: Store, clock: Clock) {
     return flag;
   }
 
+  /** The change an action makes to the flag as it stands, with its event and case change; undefined when none. */
+  function changeOf(flag: FlagRecord, actor: string, action: FlagAction, at: string): FlagChange | undefined {
+    const next = transition(flag, action);
+    if (!next) return undefined;
+    const event: FlagEventRecord = {
+      id: newId('fev'),
+      flagId: flag.id,
+      actor,
+      fromStatus: flag.status,
+      toStatus: next.status,
+      noteBefore: flag.note,
+      noteAfter: next.note,
+      at,
+    };
+    return {
+      flagId: flag.id,
+      revision: flag.revision,
+      status: next.status,
+      note: next.note,
+      fixedByVersion: next.fixedByVersion,
+      fixedAt: next.fixedAt,
+      updatedAt: at,
+      ...caseChangeOf(flag, next, at),
+      event,
+    };
+  }
+
   /** Applies an action, recomputed on the state that holds if another change got there first. */
   async function act(workspaceId: string, id: string, actor: string, action: FlagAction, at: string): Promise<FlagRecord> {
     for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
       const flag = await found(workspaceId, id);
-      const next = transition(flag, action);
-      if (!next) return flag;
-      const event: FlagEventRecord = {
-        id: newId('fev'),
-        flagId: flag.id,
-        actor,
-        fromStatus: flag.status,
-        toStatus: next.status,
-        noteBefore: flag.note,
-        noteAfter: next.note,
-        at,
-      };
-      const change: FlagChange = {
-        flagId: flag.id,
-        revision: flag.revision,
-        status: next.status,
-        note: next.note,
-        fixedByVersion: next.fixedByVersion,
-        fixedAt: next.fixedAt,
-        updatedAt: at,
-        ...caseChangeOf(flag, next, at),
-        event,
-      };
+      const change = changeOf(flag, actor, action, at);
+      if (!change) return flag;
       if (await store.flags.change(change)) return found(workspaceId, id);
     }
     throw new DomainError('conflict', `flag ${id} is changing too often at once; retry the request`);
@@ -207,6 +213,24 @@ export function createFlagService(store: Store, clock: Clock) {
       if (!version) throw new DomainError('not_found', `no version ${versionId} in the flag's workspace`);
       const flag = await act(owner, flagId, actor, { kind: 'fix', version: { id: version.id, number: version.number }, at }, at);
       return toFlagView(flag);
+    },
+
+    /**
+     * What a run on live that passed these cases does to their flags, to be written with the run's finish: the open
+     * flag with a note of each case made from one is fixed by the run's version. A flag that cannot be fixed (removed,
+     * its note cleared) keeps the state a member gave it.
+     */
+    async fixesBy(workspaceId: string, caseIds: string[], version: { id: string; number: number }, at: string): Promise<FlagChange[]> {
+      const fixes = await Promise.all(
+        caseIds.map(async (caseId) => {
+          const evalCase = await store.evalCases.get(workspaceId, caseId);
+          if (!evalCase?.originFlagId || evalCase.deletedAt) return undefined;
+          const flag = await store.flags.get(workspaceId, evalCase.originFlagId);
+          if (flag?.status !== 'open' || !flag.note) return undefined;
+          return changeOf(flag, systemActor, { kind: 'fix', version, at }, at);
+        }),
+      );
+      return fixes.filter((fix): fix is FlagChange => fix !== undefined);
     },
 
     /** A member overrode to fail the live pass that fixed the flag: it is open again. */

@@ -1,6 +1,6 @@
 import type { RunStatus, RunTrigger, Verdict } from '@svc/domain';
 import type { ChatMessage } from './agents-store.ts';
-import type { EvalCaseRecord } from './flags-store.ts';
+import type { EvalCaseRecord, FlagChange } from './flags-store.ts';
 import type { Page, PageRequest } from './page.ts';
 
 /** A run: the environment and the version it pinned when it started, and how its cases are graded. */
@@ -73,8 +73,8 @@ export interface ExecutionReport {
 }
 
 export type ReportOutcome =
-  /** Recorded; `runFinished` when it was the run's last execution (the run is now finished, in the same transaction). */
-  | { accepted: true; runId: string; runFinished: boolean }
+  /** Recorded; `runComplete` when it was the run's last open execution: the run is for finishing (`evalRuns.finish`). */
+  | { accepted: true; runId: string; runComplete: boolean }
   /** The lease is not this report's any more (expired and granted again, cancelled, or already reported): nothing written. */
   | { accepted: false };
 
@@ -107,8 +107,25 @@ export interface EvalsStore {
     overrides(runId: string): Promise<EvalOverrideRecord[]>;
     /** Sets (verdict) or clears (null) a person's verdict on a case of the run. */
     override(runId: string, caseId: string, override: EvalOverrideRecord | null): Promise<void>;
-    /** Cancels what is not done and marks the run cancelled; false when it had already finished or been cancelled. */
+    /**
+     * Cancels what is not done and marks the run cancelled; false when it had already finished or been cancelled, or
+     * when nothing of it is left to run (it is finishing).
+     */
     cancel(workspaceId: string, id: string, at: string): Promise<boolean>;
+    /**
+     * Marks a run whose executions are all done finished at `at`, with `flagChanges` (what it does to flags) in the same
+     * transaction, so no reader sees the one without the other. `not_finishable` when the run is not open or has
+     * executions left; `flag_moved` when a flag is no longer at the revision its change was computed from. Either way
+     * nothing is written.
+     */
+    finish(runId: string, at: string, flagChanges: FlagChange[]): Promise<'finished' | 'not_finishable' | 'flag_moved'>;
+    /** Open runs whose executions are all done: a core stopped between a run's last report and its finish. */
+    complete(): Promise<string[]>;
+    /**
+     * Each open flag with a note and an eval case, with the finished runs on `environment` (live) that replayed its case
+     * and finished after the flag last changed, in the order they finished: a pass there should have fixed it.
+     */
+    passedWhileOpen(environment: string): Promise<{ flagId: string; workspaceId: string; runId: string }[]>;
   };
   evalWork: {
     /**
@@ -118,7 +135,7 @@ export interface EvalsStore {
     lease(owner: string, max: number, now: string, until: string): Promise<EvalExecutionRecord[]>;
     /** Extends the leases still held (same lease id, not done); returns the ids extended. */
     renew(leases: { executionId: string; leaseId: string }[], until: string): Promise<string[]>;
-    /** Records a report, and finishes the run when it was its last execution. */
+    /** Records a report; the run stays open until `evalRuns.finish`, however many of its executions are done. */
     report(report: ExecutionReport): Promise<ReportOutcome>;
   };
 }

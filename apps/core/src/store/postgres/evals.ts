@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import { executionRow, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
 import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
@@ -6,11 +6,15 @@ import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
 import { insertMessages } from './agents.ts';
 import type { PgDb } from './database.ts';
-import { chats, evalCases, evalExecutions, evalOverrides, evalRuns } from './schema.ts';
+import { applyFlagChange } from './flags.ts';
+import { chats, evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
 import type { PgTx, Transact } from './transaction.ts';
 
 /** Executions inserted per statement when a run is created: well under PostgreSQL's 65,535 parameters. */
 const executionsPerInsert = 1000;
+
+/** Thrown inside a transaction to roll it back: a flag moved on since the run's changes to it were computed. */
+class FlagMoved extends Error {}
 
 /** An execution a lease may take: pending, or leased until before `now`. */
 const leasableAt = (now: string) =>
@@ -18,6 +22,12 @@ const leasableAt = (now: string) =>
 
 export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
   const runById = async (id: string) => (await db.select().from(evalRuns).where(eq(evalRuns.id, id)))[0];
+  /** The run's executions still to be run or reported. */
+  const openExecutionsOf = (tx: PgDb | PgTx, runId: string | SQLWrapper) =>
+    tx
+      .select({ id: evalExecutions.id })
+      .from(evalExecutions)
+      .where(and(eq(evalExecutions.runId, runId), inArray(evalExecutions.status, openExecutionStatuses)));
 
   /**
    * The executions a lease may take, fairly across runs, as on SQLite: a run's place in line is what it holds
@@ -161,7 +171,14 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
           const cancelled = await tx
             .update(evalRuns)
             .set({ status: 'cancelled', finishedAt: at })
-            .where(and(eq(evalRuns.id, id), eq(evalRuns.workspaceId, workspaceId), inArray(evalRuns.status, openRunStatuses)))
+            .where(
+              and(
+                eq(evalRuns.id, id),
+                eq(evalRuns.workspaceId, workspaceId),
+                inArray(evalRuns.status, openRunStatuses),
+                exists(openExecutionsOf(tx, id)),
+              ),
+            )
             .returning({ id: evalRuns.id });
           if (cancelled.length === 0) return false;
           await tx
@@ -170,6 +187,57 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
             .where(and(eq(evalExecutions.runId, id), inArray(evalExecutions.status, openExecutionStatuses)));
           return true;
         });
+      },
+      async finish(runId, at, flagChanges) {
+        try {
+          return await transact(async (tx) => {
+            const finished = await tx
+              .update(evalRuns)
+              .set({ status: 'finished', finishedAt: at })
+              .where(and(eq(evalRuns.id, runId), inArray(evalRuns.status, openRunStatuses), notExists(openExecutionsOf(tx, runId))))
+              .returning({ id: evalRuns.id });
+            if (finished.length === 0) return 'not_finishable' as const;
+            for (const change of flagChanges) if (!(await applyFlagChange(tx, change))) throw new FlagMoved();
+            return 'finished' as const;
+          });
+        } catch (error) {
+          if (error instanceof FlagMoved) return 'flag_moved';
+          throw error;
+        }
+      },
+      async complete() {
+        const rows = await db
+          .select({ id: evalRuns.id })
+          .from(evalRuns)
+          .where(and(inArray(evalRuns.status, openRunStatuses), notExists(openExecutionsOf(db, evalRuns.id))));
+        return rows.map((row) => row.id);
+      },
+      async passedWhileOpen(environment) {
+        return db
+          .select({ flagId: flags.id, workspaceId: flags.workspaceId, runId: evalRuns.id })
+          .from(flags)
+          .innerJoin(
+            evalRuns,
+            and(
+              eq(evalRuns.workspaceId, flags.workspaceId),
+              eq(evalRuns.environment, environment),
+              eq(evalRuns.status, 'finished'),
+              gt(evalRuns.finishedAt, flags.updatedAt),
+            ),
+          )
+          .where(
+            and(
+              eq(flags.status, 'open'),
+              isNotNull(flags.note),
+              exists(
+                db
+                  .select({ id: evalExecutions.id })
+                  .from(evalExecutions)
+                  .where(and(eq(evalExecutions.runId, evalRuns.id), eq(evalExecutions.caseId, flags.evalCaseId))),
+              ),
+            ),
+          )
+          .orderBy(asc(flags.id), asc(evalRuns.finishedAt), asc(evalRuns.id));
       },
     },
     evalWork: {
@@ -284,18 +352,8 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
               finishedAt: report.at,
             })
             .where(eq(evalExecutions.id, execution.id));
-          const [left] = await tx
-            .select({ id: evalExecutions.id })
-            .from(evalExecutions)
-            .where(and(eq(evalExecutions.runId, run.id), inArray(evalExecutions.status, openExecutionStatuses)))
-            .limit(1);
-          if (left) return { accepted: true as const, runId: run.id, runFinished: false };
-          const finished = await tx
-            .update(evalRuns)
-            .set({ status: 'finished', finishedAt: report.at })
-            .where(and(eq(evalRuns.id, run.id), inArray(evalRuns.status, openRunStatuses)))
-            .returning({ id: evalRuns.id });
-          return { accepted: true as const, runId: run.id, runFinished: finished.length > 0 };
+          const [left] = await openExecutionsOf(tx, run.id).limit(1);
+          return { accepted: true as const, runId: run.id, runComplete: !left };
         });
       },
     },

@@ -19,17 +19,37 @@ const eventColumns = {
   at: flagEvents.at,
 };
 
-async function applyCaseChange(tx: PgTx, change: FlagChange): Promise<void> {
+/**
+ * Applies a flag's change with its event and case change, inside the caller's transaction; false (nothing written)
+ * when the flag moved on meanwhile.
+ */
+export async function applyFlagChange(tx: PgTx, change: FlagChange): Promise<boolean> {
+  const updated = await tx
+    .update(flags)
+    .set({
+      status: change.status,
+      note: change.note,
+      evalCaseId: change.evalCaseId,
+      fixedByVersionId: change.fixedByVersion?.id ?? null,
+      fixedByVersionNumber: change.fixedByVersion?.number ?? null,
+      fixedAt: change.fixedAt,
+      updatedAt: change.updatedAt,
+      revision: change.revision + 1,
+    })
+    .where(and(eq(flags.id, change.flagId), eq(flags.revision, change.revision)))
+    .returning({ id: flags.id });
+  if (updated.length === 0) return false;
   const caseChange = change.evalCase;
-  if (!caseChange) return;
-  if (caseChange.op === 'create') await tx.insert(evalCases).values(caseRow(caseChange.evalCase));
-  else if (caseChange.op === 'update')
+  if (caseChange?.op === 'create') await tx.insert(evalCases).values(caseRow(caseChange.evalCase));
+  else if (caseChange?.op === 'update')
     await tx.update(evalCases).set({ expected: caseChange.expected, updatedAt: change.updatedAt }).where(eq(evalCases.id, caseChange.id));
-  else
+  else if (caseChange?.op === 'delete')
     await tx
       .update(evalCases)
       .set({ deletedAt: change.updatedAt, updatedAt: change.updatedAt })
       .where(and(eq(evalCases.id, caseChange.id), isNull(evalCases.deletedAt)));
+  await tx.insert(flagEvents).values(change.event);
+  return true;
 }
 
 export function createPostgresFlags(db: PgDb, transact: Transact): FlagsStore {
@@ -83,26 +103,7 @@ export function createPostgresFlags(db: PgDb, transact: Transact): FlagsStore {
         return db.select(eventColumns).from(flagEvents).where(eq(flagEvents.flagId, flagId)).orderBy(asc(flagEvents.seq));
       },
       async change(change) {
-        return transact(async (tx) => {
-          const updated = await tx
-            .update(flags)
-            .set({
-              status: change.status,
-              note: change.note,
-              evalCaseId: change.evalCaseId,
-              fixedByVersionId: change.fixedByVersion?.id ?? null,
-              fixedByVersionNumber: change.fixedByVersion?.number ?? null,
-              fixedAt: change.fixedAt,
-              updatedAt: change.updatedAt,
-              revision: change.revision + 1,
-            })
-            .where(and(eq(flags.id, change.flagId), eq(flags.revision, change.revision)))
-            .returning({ id: flags.id });
-          if (updated.length === 0) return false;
-          await applyCaseChange(tx, change);
-          await tx.insert(flagEvents).values(change.event);
-          return true;
-        });
+        return transact((tx) => applyFlagChange(tx, change));
       },
       async openIn(workspaceId, chatIds) {
         if (chatIds.length === 0) return new Set();

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import { executionRow, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
 import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
@@ -7,10 +7,20 @@ import { pageOf } from '../page.ts';
 import { insertMessages } from './agents.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
-import { chats, evalCases, evalExecutions, evalOverrides, evalRuns } from './schema.ts';
+import { applyFlagChange } from './flags.ts';
+import { chats, evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
+
+/** Thrown inside a write to roll it back: a flag moved on since the run's changes to it were computed. */
+class FlagMoved extends Error {}
 
 export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
+  /** The run's executions still to be run or reported. */
+  const openExecutionsOf = (runId: string | SQLWrapper) =>
+    db
+      .select({ id: evalExecutions.id })
+      .from(evalExecutions)
+      .where(and(eq(evalExecutions.runId, runId), inArray(evalExecutions.status, openExecutionStatuses)));
 
   /**
    * The executions a lease may take, fairly across runs. A run's place in line is what it holds already (its leases
@@ -159,7 +169,14 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
           const cancelled = db
             .update(evalRuns)
             .set({ status: 'cancelled', finishedAt: at })
-            .where(and(eq(evalRuns.id, id), eq(evalRuns.workspaceId, workspaceId), inArray(evalRuns.status, openRunStatuses)))
+            .where(
+              and(
+                eq(evalRuns.id, id),
+                eq(evalRuns.workspaceId, workspaceId),
+                inArray(evalRuns.status, openRunStatuses),
+                exists(openExecutionsOf(id)),
+              ),
+            )
             .run();
           if (cancelled.changes === 0) return false;
           db.update(evalExecutions)
@@ -168,6 +185,59 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
             .run();
           return true;
         });
+      },
+      async finish(runId, at, flagChanges) {
+        try {
+          return await write(() => {
+            const finished = db
+              .update(evalRuns)
+              .set({ status: 'finished', finishedAt: at })
+              .where(and(eq(evalRuns.id, runId), inArray(evalRuns.status, openRunStatuses), notExists(openExecutionsOf(runId))))
+              .run();
+            if (finished.changes === 0) return 'not_finishable' as const;
+            for (const change of flagChanges) if (!applyFlagChange(db, change)) throw new FlagMoved();
+            return 'finished' as const;
+          });
+        } catch (error) {
+          if (error instanceof FlagMoved) return 'flag_moved';
+          throw error;
+        }
+      },
+      async complete() {
+        const rows = db
+          .select({ id: evalRuns.id })
+          .from(evalRuns)
+          .where(and(inArray(evalRuns.status, openRunStatuses), notExists(openExecutionsOf(evalRuns.id))))
+          .all();
+        return rows.map((row) => row.id);
+      },
+      async passedWhileOpen(environment) {
+        return db
+          .select({ flagId: flags.id, workspaceId: flags.workspaceId, runId: evalRuns.id })
+          .from(flags)
+          .innerJoin(
+            evalRuns,
+            and(
+              eq(evalRuns.workspaceId, flags.workspaceId),
+              eq(evalRuns.environment, environment),
+              eq(evalRuns.status, 'finished'),
+              gt(evalRuns.finishedAt, flags.updatedAt),
+            ),
+          )
+          .where(
+            and(
+              eq(flags.status, 'open'),
+              isNotNull(flags.note),
+              exists(
+                db
+                  .select({ id: evalExecutions.id })
+                  .from(evalExecutions)
+                  .where(and(eq(evalExecutions.runId, evalRuns.id), eq(evalExecutions.caseId, flags.evalCaseId))),
+              ),
+            ),
+          )
+          .orderBy(asc(flags.id), asc(evalRuns.finishedAt), asc(evalRuns.id))
+          .all();
       },
     },
     evalWork: {
@@ -258,19 +328,8 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
             })
             .where(eq(evalExecutions.id, execution.id))
             .run();
-          const left = db
-            .select({ id: evalExecutions.id })
-            .from(evalExecutions)
-            .where(and(eq(evalExecutions.runId, run.id), inArray(evalExecutions.status, openExecutionStatuses)))
-            .limit(1)
-            .get();
-          if (left) return { accepted: true as const, runId: run.id, runFinished: false };
-          const finished = db
-            .update(evalRuns)
-            .set({ status: 'finished', finishedAt: report.at })
-            .where(and(eq(evalRuns.id, run.id), inArray(evalRuns.status, openRunStatuses)))
-            .run();
-          return { accepted: true as const, runId: run.id, runFinished: finished.changes > 0 };
+          const left = openExecutionsOf(run.id).limit(1).get();
+          return { accepted: true as const, runId: run.id, runComplete: !left };
         });
       },
     },

@@ -6,6 +6,39 @@ import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { chatMessages, chats, evalCases, flagEvents, flags } from './schema.ts';
 
+/**
+ * Applies a flag's change with its event and case change, inside the caller's write; false (nothing written) when the
+ * flag moved on meanwhile.
+ */
+export function applyFlagChange(db: SqliteDb, change: FlagChange): boolean {
+  const updated = db
+    .update(flags)
+    .set({
+      status: change.status,
+      note: change.note,
+      evalCaseId: change.evalCaseId,
+      fixedByVersionId: change.fixedByVersion?.id ?? null,
+      fixedByVersionNumber: change.fixedByVersion?.number ?? null,
+      fixedAt: change.fixedAt,
+      updatedAt: change.updatedAt,
+      revision: change.revision + 1,
+    })
+    .where(and(eq(flags.id, change.flagId), eq(flags.revision, change.revision)))
+    .run();
+  if (updated.changes === 0) return false;
+  const caseChange = change.evalCase;
+  if (caseChange?.op === 'create') db.insert(evalCases).values(caseRow(caseChange.evalCase)).run();
+  else if (caseChange?.op === 'update')
+    db.update(evalCases).set({ expected: caseChange.expected, updatedAt: change.updatedAt }).where(eq(evalCases.id, caseChange.id)).run();
+  else if (caseChange?.op === 'delete')
+    db.update(evalCases)
+      .set({ deletedAt: change.updatedAt, updatedAt: change.updatedAt })
+      .where(and(eq(evalCases.id, caseChange.id), isNull(evalCases.deletedAt)))
+      .run();
+  db.insert(flagEvents).values(change.event).run();
+  return true;
+}
+
 export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
   const liveFlagOf = (messageId: string) =>
     db
@@ -13,19 +46,6 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
       .from(flags)
       .where(and(eq(flags.messageId, messageId), ne(flags.status, 'removed')))
       .get();
-
-  function applyCaseChange(change: FlagChange): void {
-    const caseChange = change.evalCase;
-    if (!caseChange) return;
-    if (caseChange.op === 'create') db.insert(evalCases).values(caseRow(caseChange.evalCase)).run();
-    else if (caseChange.op === 'update')
-      db.update(evalCases).set({ expected: caseChange.expected, updatedAt: change.updatedAt }).where(eq(evalCases.id, caseChange.id)).run();
-    else
-      db.update(evalCases)
-        .set({ deletedAt: change.updatedAt, updatedAt: change.updatedAt })
-        .where(and(eq(evalCases.id, caseChange.id), isNull(evalCases.deletedAt)))
-        .run();
-  }
 
   return {
     flags: {
@@ -79,26 +99,7 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
           .all();
       },
       async change(change) {
-        return write(() => {
-          const updated = db
-            .update(flags)
-            .set({
-              status: change.status,
-              note: change.note,
-              evalCaseId: change.evalCaseId,
-              fixedByVersionId: change.fixedByVersion?.id ?? null,
-              fixedByVersionNumber: change.fixedByVersion?.number ?? null,
-              fixedAt: change.fixedAt,
-              updatedAt: change.updatedAt,
-              revision: change.revision + 1,
-            })
-            .where(and(eq(flags.id, change.flagId), eq(flags.revision, change.revision)))
-            .run();
-          if (updated.changes === 0) return false;
-          applyCaseChange(change);
-          db.insert(flagEvents).values(change.event).run();
-          return true;
-        });
+        return write(() => applyFlagChange(db, change));
       },
       async openIn(workspaceId, chatIds) {
         if (chatIds.length === 0) return new Set();

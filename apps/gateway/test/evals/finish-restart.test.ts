@@ -1,0 +1,74 @@
+import { request } from '@svc/testkit';
+import { afterAll, expect, it } from 'vitest';
+import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { type EvalsApi, evalsWorkspace, salesAgent } from './setup.ts';
+
+type Store = TestPlatform['core']['services']['store'];
+
+const platforms: TestPlatform[] = [];
+afterAll(() => Promise.all(platforms.map((platform) => platform.stop())));
+
+/** The runner's part, played on core's store: every execution leased and reported passed, the run not finished. */
+async function reportAll(store: Store): Promise<void> {
+  const now = new Date();
+  const leased = await store.evalWork.lease('runner_test', 100, now.toISOString(), new Date(now.getTime() + 60_000).toISOString());
+  for (const execution of leased) {
+    const outcome = await store.evalWork.report({
+      executionId: execution.id,
+      leaseId: execution.leaseId!,
+      verdict: 'pass',
+      reasoning: 'It says "12 USD".',
+      tokens: { input: 0, output: 0 },
+      judgeTokens: { input: 0, output: 0 },
+      replay: null,
+      at: new Date().toISOString(),
+    });
+    expect(outcome.accepted).toBe(true);
+  }
+}
+
+/** A workspace whose live agent answers as its one flag's note asks, with a run of that flag's case started on live. */
+async function flaggedLiveRun(platform: TestPlatform, slug: string): Promise<{ ws: EvalsApi; flagId: string; runId: string }> {
+  const ws = await evalsWorkspace(platform, slug);
+  await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug }));
+  expect((await ws.api('/publish', { json: {} })).body.eval_run_id).toBeNull();
+  const { replyId } = await ws.say('what is the price?');
+  const flag = await ws.api('/flags', { json: { message_id: replyId, note: 'Say "12 USD".' } });
+  expect(flag.status).toBe(201);
+  return { ws, flagId: flag.body.id, runId: (await ws.start({ environment: 'live' })).id };
+}
+
+it('a restart finishes a live run whose core stopped before its finish, and fixes flags a finished live run left open', async () => {
+  const first = await startPlatform({ evalConcurrency: 0 });
+  platforms.push(first);
+  const { store } = first.core.services;
+
+  // Core stopped between the run's last report and its finish: every replay reported, the run open.
+  const stopped = await flaggedLiveRun(first, 'stopped-mid-finish');
+  await reportAll(store);
+  // An earlier version finished the run, then stopped before fixing its flags.
+  const earlier = await flaggedLiveRun(first, 'earlier-version');
+  await reportAll(store);
+  expect(await store.evalRuns.finish(earlier.runId, new Date().toISOString(), [])).toBe('finished');
+
+  expect((await stopped.ws.evals(`/runs/${stopped.runId}`)).body).toMatchObject({ finished: false, done: 1 });
+  expect((await earlier.ws.evals(`/runs/${earlier.runId}`)).body).toMatchObject({ finished: true, passed: 1 });
+  for (const { ws, flagId } of [stopped, earlier]) expect((await ws.api(`/flags/${flagId}`)).body.status).toBe('open');
+
+  await first.halt();
+  const second = await startPlatform({
+    dataDir: first.dataDir,
+    databaseUrl: first.databaseUrl,
+    secretKey: first.secretKey,
+    evalConcurrency: 0,
+  });
+  platforms.push(second);
+  for (const { ws, flagId, runId } of [stopped, earlier]) {
+    const api = async (path: string) => (await request(`${second.url}/api/developer/v1/${ws.slug}${path}`, { token: ws.token })).body;
+    const run = await api(`/evals/runs/${runId}`);
+    expect(run).toMatchObject({ finished: true, status: 'finished', passed: 1, version: { number: 1 } });
+    const flag = await api(`/flags/${flagId}`);
+    expect(flag).toMatchObject({ status: 'fixed', fixed_by_version: run.version });
+    expect(flag.history.at(-1)).toMatchObject({ actor: 'svc', from_status: 'open', to_status: 'fixed' });
+  }
+}, 60_000);
