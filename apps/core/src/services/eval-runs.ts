@@ -87,7 +87,12 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
       store.evalRuns.overrides(run.id),
       baselineOf(run),
     ]);
-    return gradeRun(run, executions, overrides, baseline);
+    // The moment the last replay was reported: when the run is done, whenever its finish is written.
+    const reportedAt = executions.reduce<string | null>(
+      (latest, e) => (e.finishedAt && (!latest || e.finishedAt > latest) ? e.finishedAt : latest),
+      null,
+    );
+    return { ...gradeRun(run, executions, overrides, baseline), reportedAt };
   }
 
   function view(run: EvalRunRecord, counts: ReturnType<typeof gradeRun>['counts']): EvalRunView {
@@ -152,8 +157,8 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
     for (let attempt = 1; attempt <= maxFinishAttempts; attempt++) {
       const run = await store.evalRuns.find(runId);
       if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
-      const { results, counts } = await graded(run);
-      const at = clock().toISOString();
+      const { results, counts, reportedAt } = await graded(run);
+      const at = reportedAt ?? clock().toISOString();
       const passed = results.filter((r) => r.verdict === 'pass').map((r) => r.case_id);
       const fixes = run.environment === liveEnvironment ? await flags.fixesBy(run.workspaceId, passed, run.version, at) : [];
       const outcome = await store.evalRuns.finish(run.id, at, fixes);
