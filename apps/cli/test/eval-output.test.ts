@@ -1,16 +1,14 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EvalResultView, EvalRunDetailView } from '@svc/domain';
 import { removeTempDirs, tempDir } from '@svc/testkit';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';
-import { spawnSvc } from './spawn-svc.ts';
+import { spawnSvc, svcOnTerminal } from './spawn-svc.ts';
 
 afterAll(() => removeTempDirs());
 
-const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 /** util-linux `script` runs a command on a pseudo-terminal: the CLI sees a TTY as in a developer's shell. */
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
@@ -221,27 +219,21 @@ describe('svc eval, against a server answering as the evals API does', () => {
   });
 
   it.skipIf(!hasScript)('on a terminal: a progress bar of done cases, passes, failures and errors instead of lines', async () => {
-    const command = `${process.execPath} ${bin} eval --env preview`;
-    // Asynchronously: the fake API answers from this process.
-    const tty = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
-      let stdout = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.on('exit', (status) => resolve({ status, stdout }));
-    });
-    expect(tty.status).toBe(1);
-    expect(tty.stdout).toContain('4/4 cases | 1 passed | 2 failed | 1 error');
-    expect(tty.stdout).toContain('2/4 cases | 1 passed | 0 failed | 1 error');
-    expect(tty.stdout).not.toContain('pass case_01');
-    expect(tty.stdout).toContain('Regressions (passed on live, fail here):');
+    const tty = svcOnTerminal('eval --env preview', { NO_COLOR: '1', ...env });
+    expect(await tty.exited).toBe(1);
+    const screen = tty.output('stdout');
+    expect(screen).toContain('4/4 cases | 1 passed | 2 failed | 1 error');
+    expect(screen).toContain('2/4 cases | 1 passed | 0 failed | 1 error');
+    expect(screen).not.toContain('pass case_01');
+    expect(screen).toContain('Regressions (passed on live, fail here):');
   });
 
   it('Ctrl-C cancels the run and exits 130', async () => {
     const svc = spawnSvc(['eval', '--env', 'stuck'], env);
-    await svc.waitFor(/Ctrl-C cancels the run/);
+    await svc.waitForOutput(/Ctrl-C cancels the run/, { stream: 'stderr' });
     svc.child.kill('SIGINT');
     expect(await svc.exited).toBe(130);
     expect(started[0]?.cancelled).toBe(true);
-    expect(svc.output().stderr).toContain('Cancelled run run_07: 0 of 4 cases done.');
+    expect(svc.output('stderr')).toContain('Cancelled run run_07: 0 of 4 cases done.');
   });
 });

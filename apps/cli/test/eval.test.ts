@@ -135,12 +135,12 @@ describe('svc eval against the platform (deterministic grader, the scripted demo
       }
       await addCase('order', ['Where is my order A-1001?'], 'Says it is "shipped".');
       const running = spawnSvc(['eval', '--env', 'live', '--workspace', 'demo'], env);
-      const [, id] = await running.waitFor(/\/w\/demo\/evals\/(\w+)\n/);
+      const [, id] = await running.waitForOutput(/\/w\/demo\/evals\/(\w+)\n/, { stream: 'stderr' });
       // The order case's replay is waiting on the backend: the run cannot finish before the Ctrl-C.
       await backend.held();
       running.child.kill('SIGINT');
       expect(await running.exited).toBe(130);
-      expect(running.output().stderr).toMatch(/Cancelled run \w+: [0-2] of 3 cases done\./);
+      expect(running.output('stderr')).toMatch(/Cancelled run \w+: [0-2] of 3 cases done\./);
       expect(await run(id ?? '')).toMatchObject({ status: 'cancelled', finished: true });
     } finally {
       await backend.close();

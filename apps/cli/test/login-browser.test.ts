@@ -16,8 +16,8 @@ it('svc login --email: the mailed link, opened in Chromium, signs in and approve
 
   const env = { SVC_BASE_URL: world.platform.url, XDG_CONFIG_HOME: tempDir() };
   const login = spawnSvc(['login', '--email', 'ada@example.com'], env);
-  const [, code] = await login.waitFor(/one-time code: ([A-Z]{4}-[A-Z]{4})/);
-  expect(login.output().stderr).toContain('We mailed a sign-in link to ada@example.com');
+  const [, code] = await login.waitForOutput(/one-time code: ([A-Z]{4}-[A-Z]{4})\n.*\n/, { stream: 'stderr' });
+  expect(login.output('stderr')).toContain('We mailed a sign-in link to ada@example.com');
 
   const mail = await world.smtp.mail(0);
   expect(mail.text).toContain(code);
@@ -30,7 +30,7 @@ it('svc login --email: the mailed link, opened in Chromium, signs in and approve
   await page.getByText('You can return to your terminal').waitFor();
 
   expect(await login.exited).toBe(0);
-  expect(login.output().stdout).toContain(`Signed in to ${world.platform.url} as ada@example.com`);
+  expect(login.output('stdout')).toContain(`Signed in to ${world.platform.url} as ada@example.com`);
   const list = await runSvc(['workspaces'], env);
   expect(list.code).toBe(0);
   expect(list.stdout).toMatch(/^acme\s+Acme\s+owner/m);

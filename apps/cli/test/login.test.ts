@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { removeTempDirs, tempDir } from '@svc/testkit';
 import { startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath } from '../src/credentials.ts';
 import { runSvc } from './run-svc.ts';
-import { spawnSvc } from './spawn-svc.ts';
+import { spawnSvc, svcOnTerminal } from './spawn-svc.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -28,12 +26,13 @@ describe('svc login', () => {
   it('prints the code and URL, waits for approval, and stores the token 0600', async () => {
     const env = { SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: tempDir() };
     const login = spawnSvc(['login'], env);
-    const [, code] = await login.waitFor(/one-time code: ([A-Z]{4}-[A-Z]{4})/);
-    expect(login.output().stderr).toContain(`${platform.url}/device?user_code=${code}`);
-    expect(login.output().stderr).not.toContain('Press Enter');
+    // The code's line, and the next, which may arrive a moment later.
+    const [, code] = await login.waitForOutput(/one-time code: ([A-Z]{4}-[A-Z]{4})\n.*\n/, { stream: 'stderr' });
+    expect(login.output('stderr')).toContain(`${platform.url}/device?user_code=${code}`);
+    expect(login.output('stderr')).not.toContain('Press Enter');
     await decide(code!, 'approved');
     expect(await login.exited).toBe(0);
-    expect(login.output().stdout).toContain(`Signed in to ${platform.url} as ada@example.com`);
+    expect(login.output('stdout')).toContain(`Signed in to ${platform.url} as ada@example.com`);
     const path = credentialsPath(env);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(path, 'utf8')).hosts[platform.url].token).toMatch(/^svc_/);
@@ -61,10 +60,10 @@ describe('svc login', () => {
 
   it('says clearly when the sign-in is denied', async () => {
     const login = spawnSvc(['login', '--no-browser'], { SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: tempDir() });
-    const [, code] = await login.waitFor(/one-time code: ([A-Z]{4}-[A-Z]{4})/);
+    const [, code] = await login.waitForOutput(/one-time code: ([A-Z]{4}-[A-Z]{4})/, { stream: 'stderr' });
     await decide(code!, 'denied');
     expect(await login.exited).toBe(1);
-    expect(login.output().stderr).toContain('svc: the sign-in was denied in the browser');
+    expect(login.output('stderr')).toContain('svc: the sign-in was denied in the browser');
   }, 30_000);
 });
 
@@ -73,10 +72,10 @@ describe('svc login, when time runs out', () => {
     let offsetMs = 0;
     const expiring = await startPlatform({ clock: () => new Date(Date.now() + offsetMs) });
     const login = spawnSvc(['login'], { SVC_BASE_URL: expiring.url, XDG_CONFIG_HOME: tempDir() });
-    await login.waitFor(/one-time code/);
+    await login.waitForOutput(/one-time code/, { stream: 'stderr' });
     offsetMs = 901_000;
     expect(await login.exited).toBe(1);
-    expect(login.output().stderr).toContain('the code expired before it was approved; run `svc login` again');
+    expect(login.output('stderr')).toContain('the code expired before it was approved; run `svc login` again');
     await expiring.stop();
   }, 30_000);
 });
@@ -85,20 +84,19 @@ describe('svc login, on a terminal with stderr sent to a file', () => {
   it('writes no colour codes into the file', async () => {
     const dir = tempDir();
     const errors = join(dir, 'stderr.txt');
-    const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
     // stdout stays the pseudo-terminal `script` provides; only stderr is a file.
-    const command = `'${process.execPath}' '${bin}' login --no-browser 2>'${errors}'`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH, SVC_BASE_URL: platform.url, XDG_CONFIG_HOME: dir, TERM: 'xterm-256color' },
+    const login = svcOnTerminal(`login --no-browser 2>'${errors}'`, {
+      SVC_BASE_URL: platform.url,
+      XDG_CONFIG_HOME: dir,
+      TERM: 'xterm-256color',
     });
-    child.stdout.resume();
     let code: string | undefined;
     while (!code) {
       code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(existsSync(errors) ? readFileSync(errors, 'utf8') : '')?.[1];
       if (!code) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await decide(code, 'denied');
-    await new Promise((resolve) => child.on('exit', resolve));
+    await login.exited;
     const written = readFileSync(errors, 'utf8');
     expect(written).toContain('Not signed in.');
     expect(written).not.toContain('\u001b[');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,9 +5,9 @@ import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gate
 import { removeTempDirs, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from './run-svc.ts';
+import { svcOnTerminal } from './spawn-svc.ts';
 
 const demo = fileURLToPath(new URL('../../../examples/demo', import.meta.url));
-const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 
 let platform: TestPlatform;
 let env: Record<string, string>;
@@ -73,24 +72,13 @@ it('signs out with exit 0 when already signed out', async () => {
 
 it('reads a secret typed at a terminal without echoing it', async () => {
   // `script` gives the CLI a real pseudo-terminal, as a person at a shell has.
-  const command = [process.execPath, bin, 'secrets', 'set', 'TYPED_KEY', '--env', 'preview'].map((arg) => `'${arg}'`).join(' ');
   // Only what a shell would pass: an inherited INIT_CWD (pnpm test sets it) would point svc at another folder.
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    cwd: repo,
-    env: { PATH: process.env.PATH, TERM: 'xterm', ...env, NO_COLOR: '1' },
-  });
-  let screen = '';
-  child.stdout.on('data', (chunk) => {
-    screen += chunk;
-    if (screen.includes('Value of TYPED_KEY') && !screen.includes('typed')) {
-      screen += '(typed)';
-      child.stdin.write('hunter2-secret\r');
-    }
-  });
-  const code = await new Promise((resolve) => child.on('exit', resolve));
-  expect(screen).toContain('Set TYPED_KEY in preview.');
-  expect(code).toBe(0);
-  expect(screen).not.toContain('hunter2-secret');
+  const terminal = svcOnTerminal('secrets set TYPED_KEY --env preview', { TERM: 'xterm', ...env, NO_COLOR: '1' }, repo);
+  await terminal.waitForOutput('Value of TYPED_KEY', { stream: 'stdout' });
+  terminal.child.stdin?.write('hunter2-secret\r');
+  expect(await terminal.exited).toBe(0);
+  expect(terminal.output('stdout')).toContain('Set TYPED_KEY in preview.');
+  expect(terminal.output('stdout')).not.toContain('hunter2-secret');
   const { identity, workspaces, deployments } = platform.core.services;
   const workspace = await workspaces.resolve('demo', (await identity.findOrCreateUser('ada@example.com')).id);
   expect((await deployments.secretValues(workspace.id, 'preview')).TYPED_KEY).toBe('hunter2-secret');

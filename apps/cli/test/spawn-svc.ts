@@ -1,39 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { type ProcessGroup, spawnGroup, stopProcesses } from '@svc/testkit';
+import { afterEach } from 'vitest';
 
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 
-export interface RunningSvc {
-  child: ChildProcess;
-  output: () => { stdout: string; stderr: string };
-  /** Resolves with the first match of `pattern` in stderr. */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
-  exited: Promise<number>;
-}
+// A test that fails or times out leaves no `svc` running.
+afterEach(stopProcesses);
 
 /** Starts the real `svc` binary and lets the test watch it while it runs (no TTY: as in CI). */
-export function spawnSvc(args: string[], env: Record<string, string | undefined>): RunningSvc {
-  const child = spawn(process.execPath, [bin, ...args], {
-    env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return {
-    child,
-    output: () => ({ stdout, stderr }),
-    exited: once(child, 'exit').then(([code]) => code as number),
-    async waitFor(pattern, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = pattern.exec(stderr);
-        if (match) return match;
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in: ${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
+export function spawnSvc(args: string[], env: Record<string, string | undefined>): ProcessGroup {
+  return spawnGroup(process.execPath, [bin, ...args], { env: { NO_COLOR: '1', ...env } });
+}
+
+/**
+ * `svc <args>` run on a pseudo-terminal by util-linux `script`: the CLI sees a TTY as in a developer's shell, and
+ * what the test writes to `child.stdin` is typed at it. `args` is the rest of a shell command line: arguments, and
+ * redirections if any.
+ */
+export function svcOnTerminal(args: string, env: Record<string, string | undefined>, cwd?: string): ProcessGroup {
+  const command = `'${process.execPath}' '${bin}' ${args}`;
+  return spawnGroup('script', ['-qfec', command, '/dev/null'], { env, cwd, stdin: 'pipe' });
 }

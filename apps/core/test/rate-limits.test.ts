@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { DomainError } from '@svc/domain';
-import { freePort } from '@svc/testkit';
+import { freePort, testRedisUrl } from '@svc/testkit';
 import { readEnv } from '../src/env.ts';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { createRateLimits, type RateLimits } from '../src/services/rate-limits.ts';
 
-const redisUrl = 'redis://127.0.0.1:6379';
 /** This run's keys, removed afterwards. */
 const redisKeyPrefix = `svc-test-${randomUUID()}:`;
 const opened: RateLimits[] = [];
@@ -21,7 +20,7 @@ function limits(options: Parameters<typeof createRateLimits>[0]) {
 
 afterAll(async () => {
   await Promise.all(opened.map((rateLimits) => rateLimits.close()));
-  const redis = new Redis(redisUrl);
+  const redis = new Redis(testRedisUrl);
   const keys = await redis.keys(`${redisKeyPrefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();
@@ -34,8 +33,8 @@ const refusal = (attempt: Promise<void>) =>
   );
 
 it('two cores on one Redis share the count: the sixth sign-in mail to an address is refused by the other core', async () => {
-  const first = limits({ redisUrl, redisKeyPrefix });
-  const second = limits({ redisUrl, redisKeyPrefix });
+  const first = limits({ redisUrl: testRedisUrl, redisKeyPrefix });
+  const second = limits({ redisUrl: testRedisUrl, redisKeyPrefix });
   expect(await first.connected()).toBe(true);
   expect(await second.connected()).toBe(true);
   for (let i = 0; i < 3; i++) await first.consume('mailPerAddress', 'ada@example.com', 'sign-in mails');
@@ -88,7 +87,8 @@ async function listening(onConnection: (socket: Socket) => void): Promise<{ url:
 it('keeps answering at once when Redis goes away mid-run', async () => {
   // Redis behind a relay that can be cut, as a network or a Redis that fails would.
   const relay = await listening((client) => {
-    const upstream = connect(6379, '127.0.0.1');
+    const redis = new URL(testRedisUrl);
+    const upstream = connect(Number(redis.port || 6379), redis.hostname);
     upstream.on('error', () => client.destroy());
     client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());

@@ -12,13 +12,13 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  type AppProcess,
   anthropicMessage,
   chatCompletion,
   freePort,
+  type ProcessGroup,
   startApp,
   startFakeProvider,
-  stopApps,
+  stopProcesses,
   tempDir,
   waitUntilAnswering,
 } from '@svc/testkit';
@@ -30,7 +30,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrencies = [8, 32];
 const apps = fileURLToPath(new URL('../../', import.meta.url));
 
-function start(entry: string, env: Record<string, string>): AppProcess {
+function start(entry: string, env: Record<string, string>): ProcessGroup {
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   return startApp(entry, { LOG_LEVEL: 'warn', ...env }, { stdio: 'inherit-stderr', execArgv });
 }
@@ -143,6 +143,6 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  await stopApps();
+  await stopProcesses();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
-import { chatCompletion, freePort, removeTempDirs, startApp, startFakeProvider, tempDir } from '@svc/testkit';
+import { chatCompletion, freePort, removeTempDirs, startApp, startFakeProvider, stopProcesses, tempDir } from '@svc/testkit';
 import { pino } from 'pino';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { startRunner } from '../src/runner.ts';
 
 const log = createLogger('eval-runner', { LOG_LEVEL: 'silent' });
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+afterEach(stopProcesses);
 afterAll(removeTempDirs);
 
 /** A logger whose lines a test can wait for. */

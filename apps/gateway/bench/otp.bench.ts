@@ -22,7 +22,7 @@ import {
   removeTempDirs,
   startApp,
   startFakeProvider,
-  stopApps,
+  stopProcesses,
   tempDir,
   waitUntilAnswering,
 } from '@svc/testkit';
@@ -211,7 +211,7 @@ main()
     process.exitCode = 1;
   })
   .finally(async () => {
-    await stopApps();
+    await stopProcesses();
     await dropPostgresDatabases();
     removeTempDirs();
   });

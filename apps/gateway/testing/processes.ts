@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
-import { type AppProcess, freePort, startApp, tempDir, waitUntilAnswering } from '@svc/testkit';
+import { freePort, type ProcessGroup, startApp, tempDir, waitUntilAnswering } from '@svc/testkit';
 
 /** An app's entry point (`apps/<app>/src/main.ts`), as `pnpm --filter @svc/<app> start` runs it. */
 export const appEntry = (app: 'core' | 'gateway' | 'eval-runner') => fileURLToPath(new URL(`../../${app}/src/main.ts`, import.meta.url));
@@ -24,7 +24,7 @@ export interface ProcessesOptions {
 
 export interface RunningApp {
   url: string;
-  app: AppProcess;
+  app: ProcessGroup;
 }
 
 export interface Processes {
@@ -42,7 +42,7 @@ const storeEnv = (store: SharedStore): Record<string, string> =>
 /**
  * Production mode as processes: `cores` cores on one store and `gateways` gateways, each gateway with every core in
  * its CORE_URLS, each process with only the environment given here. A developer and their token are written first,
- * by a core in this process that stops before the others start; `stopApps()` from the test kit kills them all.
+ * by a core in this process that stops before the others start; `stopProcesses()` from the test kit stops them all.
  */
 export async function startProcesses({ store, cores, gateways, coreEnv, gatewayEnv, stdio }: ProcessesOptions): Promise<Processes> {
   const secretKey = randomBytes(32);
@@ -58,7 +58,7 @@ export async function startProcesses({ store, cores, gateways, coreEnv, gatewayE
   await seeding.stop();
 
   const shared = { SVC_SECRET_KEY: secretKey.toString('base64'), LOG_LEVEL: 'warn' };
-  const started = async (count: number, start: (index: number, port: number) => AppProcess): Promise<RunningApp[]> => {
+  const started = async (count: number, start: (index: number, port: number) => ProcessGroup): Promise<RunningApp[]> => {
     const apps: RunningApp[] = [];
     for (let index = 0; index < count; index++) {
       const port = await freePort();

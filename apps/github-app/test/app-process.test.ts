@@ -1,24 +1,18 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { freePort, removeTempDirs } from '@svc/testkit';
-import { afterAll, expect, it } from 'vitest';
+import { freePort, removeTempDirs, startApp, stopProcesses } from '@svc/testkit';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { startFakeGithub } from './fake-github.ts';
 import { fixture, privateKeyPem, sign, webhookSecret } from './harness.ts';
 import { agentFiles, repository, startWorld } from './world.ts';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+afterEach(stopProcesses);
 afterAll(removeTempDirs);
 
 it("refuses to start without core's SVC_SECRET_KEY outside local mode (exit 78, naming it)", async () => {
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], {
-    env: { PATH: process.env.PATH, GITHUB_APP_ID: '1', GITHUB_PRIVATE_KEY: privateKeyPem, GITHUB_WEBHOOK_SECRET: webhookSecret },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (chunk) => (err += chunk));
-  const [code] = await once(child, 'exit');
-  expect(code).toBe(78);
+  const app = startApp(main, { GITHUB_APP_ID: '1', GITHUB_PRIVATE_KEY: privateKeyPem, GITHUB_WEBHOOK_SECRET: webhookSecret });
+  expect(await app.exited).toBe(78);
+  const err = app.output('stderr');
   expect(err).toContain('SVC_SECRET_KEY: required outside local mode');
   expect(err).not.toContain('PRIVATE KEY');
 }, 30_000);
@@ -28,27 +22,19 @@ it('runs as its own process: a signed pull_request webhook ends in one comment w
   const head = 'c'.repeat(40);
   const github = await startFakeGithub({ repository, pullNumber: 7, head, files: agentFiles() });
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main], {
-    env: {
-      PATH: process.env.PATH,
-      GITHUB_APP_ID: '1',
-      GITHUB_PRIVATE_KEY: privateKeyPem,
-      GITHUB_WEBHOOK_SECRET: webhookSecret,
-      GITHUB_API_URL: github.url,
-      GITHUB_APP_PORT: String(port),
-      // Nothing answers at the first core: the app works with the second.
-      CORE_URLS: `http://127.0.0.1:${await freePort()},${world.platform.core.url}`,
-      SVC_SECRET_KEY: world.platform.secretKey.toString('base64'),
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const app = startApp(main, {
+    GITHUB_APP_ID: '1',
+    GITHUB_PRIVATE_KEY: privateKeyPem,
+    GITHUB_WEBHOOK_SECRET: webhookSecret,
+    GITHUB_API_URL: github.url,
+    GITHUB_APP_PORT: String(port),
+    // Nothing answers at the first core: the app works with the second.
+    CORE_URLS: `http://127.0.0.1:${await freePort()},${world.platform.core.url}`,
+    SVC_SECRET_KEY: world.platform.secretKey.toString('base64'),
+    LOG_LEVEL: 'info',
   });
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  child.stderr.on('data', (chunk) => (out += chunk));
-  const exited = once(child, 'exit');
   try {
-    await expect.poll(() => out, { timeout: 20_000 }).toContain('GitHub App connected to core');
+    await expect.poll(() => app.output(), { timeout: 20_000 }).toContain('GitHub App connected to core');
     const deliver = async (event: string, payload: object) => {
       const body = JSON.stringify(payload);
       return fetch(`http://127.0.0.1:${port}/github/webhooks`, {
@@ -75,11 +61,9 @@ it('runs as its own process: a signed pull_request webhook ends in one comment w
     expect(github.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/repos/${repository}/issues/comments/`))).toHaveLength(
       1,
     );
-    expect(out).toMatch(/"repository":"acme\/shop".*"pull_request":7.*"run":"\w+"/);
+    expect(app.output()).toMatch(/"repository":"acme\/shop".*"pull_request":7.*"run":"\w+"/);
   } finally {
-    child.kill('SIGTERM');
-    const [code] = await exited;
-    expect(code).toBe(0);
+    expect(await app.stop()).toBe(0);
     await github.stop();
     await world.platform.stop();
   }

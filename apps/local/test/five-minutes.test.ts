@@ -2,10 +2,9 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { removeTempDirs, request, tempDir } from '@svc/testkit';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { freePorts, startLocal, stopLocal, svc } from './start-local.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePorts, startLocal, svc } from './start-local.ts';
 
-afterEach(stopLocal);
 afterAll(removeTempDirs);
 
 const demo = fileURLToPath(new URL('../../../examples/demo', import.meta.url));

@@ -3,15 +3,14 @@ import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { removeTempDirs, request, tempDir } from '@svc/testkit';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { freePorts, startLocal, stopLocal } from './start-local.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePorts, startLocal } from './start-local.ts';
 
 /** This machine's IPv4 address on a network, as a neighbour would reach it. */
 const networkAddress = Object.values(networkInterfaces())
   .flat()
   .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
 
-afterEach(stopLocal);
 afterAll(removeTempDirs);
 
 describe('pnpm start (local mode)', () => {
@@ -51,7 +50,7 @@ describe('pnpm start (local mode)', () => {
     expect(await local.exited).toBe(0);
     await expect(fetch(`http://127.0.0.1:${corePort}/healthz`)).rejects.toThrow();
     await expect(fetch(`http://localhost:${port}/healthz`)).rejects.toThrow();
-    expect(local.output().stdout + local.output().stderr).not.toMatch(/exited unexpectedly/);
+    expect(local.output()).not.toMatch(/exited unexpectedly/);
   }, 60_000);
 
   it.skipIf(!networkAddress)(
@@ -103,7 +102,7 @@ describe('pnpm start (local mode)', () => {
   it('refuses a bad configuration with a clear message', async () => {
     const local = startLocal({ PORT: 'eighty', SVC_PUBLIC_URL: 'not a url', SVC_DATA_DIR: tempDir() });
     expect(await local.exited).toBe(78);
-    const { stderr } = local.output();
+    const stderr = local.output('stderr');
     expect(stderr).toContain('invalid configuration');
     expect(stderr).toContain('PORT: expected a port number');
     expect(stderr).toContain('SVC_PUBLIC_URL: expected an http(s) URL');
@@ -120,8 +119,8 @@ describe('pnpm start (local mode)', () => {
       SVC_DATA_DIR: dataDir,
     });
     expect(await local.exited).toBe(78);
-    expect(local.output().stderr).toContain(`PORT: port ${port} is already in use; set PORT to a free port`);
-    expect(local.output().stdout).not.toContain('svc is running');
+    expect(local.output('stderr')).toContain(`PORT: port ${port} is already in use; set PORT to a free port`);
+    expect(local.output('stdout')).not.toContain('svc is running');
     await expect(fetch(`http://127.0.0.1:${corePort}/healthz`)).rejects.toThrow();
     blocker.close();
   }, 60_000);
@@ -130,11 +129,11 @@ describe('pnpm start (local mode)', () => {
     const ports = await freePorts();
     const loud = startLocal({ ...ports, SVC_DATA_DIR: tempDir(), LOG_LEVEL: 'loud' });
     expect(await loud.exited).toBe(78);
-    expect(loud.output().stderr).toContain('LOG_LEVEL: expected trace, debug, info, warn, error, fatal or silent (got "loud")');
-    expect(loud.output().stderr).not.toContain('    at '); // a message, not a stack trace
-    expect(loud.output().stdout).not.toContain('svc is running');
+    expect(loud.output('stderr')).toContain('LOG_LEVEL: expected trace, debug, info, warn, error, fatal or silent (got "loud")');
+    expect(loud.output('stderr')).not.toContain('    at '); // a message, not a stack trace
+    expect(loud.output('stdout')).not.toContain('svc is running');
     const xml = startLocal({ ...ports, SVC_DATA_DIR: tempDir(), LOG_FORMAT: 'xml' });
     expect(await xml.exited).toBe(78);
-    expect(xml.output().stderr).toContain('LOG_FORMAT: expected json or pretty (got "xml")');
+    expect(xml.output('stderr')).toContain('LOG_FORMAT: expected json or pretty (got "xml")');
   }, 60_000);
 });

@@ -1,10 +1,18 @@
 import type { Logger } from './logger.ts';
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
+/**
+ * Resolves after `ms`, or at once when `signal` aborts. Its abort listener goes when it resolves: a loop sleeps on
+ * the one signal of its whole life, and listeners left from past sleeps would pile up on it.
+ */
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const wake = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    signal?.addEventListener('abort', wake, { once: true });
   });
 
 /** Core answered 401: the caller's internal token, so its SVC_SECRET_KEY, is not core's. */

@@ -6,4 +6,5 @@ export * from './browser-session.ts';
 export * from './smtp.ts';
 export * from './chromium.ts';
 export * from './postgres.ts';
+export * from './redis.ts';
 export * from './processes.ts';

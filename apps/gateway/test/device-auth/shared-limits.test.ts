@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { request } from '@svc/testkit';
+import { request, testRedisUrl } from '@svc/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
 
-const redisUrl = 'redis://127.0.0.1:6379';
 /** This run's keys, removed afterwards. */
 const redisKeyPrefix = `svc-test-${randomUUID()}:`;
 const platforms: TestPlatform[] = [];
 
 afterAll(async () => {
   await Promise.all(platforms.map((platform) => platform.stop()));
-  const redis = new Redis(redisUrl);
+  const redis = new Redis(testRedisUrl);
   const keys = await redis.keys(`${redisKeyPrefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();
@@ -19,7 +18,7 @@ afterAll(async () => {
 
 it('counts sign-in mails to one address across two cores sharing Redis: the sixth is refused, whichever core takes it', async () => {
   for (let i = 0; i < 2; i++)
-    platforms.push(await startPlatform({ localMode: true, evalConcurrency: 0, rateLimits: { redisUrl, redisKeyPrefix } }));
+    platforms.push(await startPlatform({ localMode: true, evalConcurrency: 0, rateLimits: { redisUrl: testRedisUrl, redisKeyPrefix } }));
   const [a, b] = platforms as [TestPlatform, TestPlatform];
   const signIn = (platform: TestPlatform) => request(`${platform.url}/cli/device_authorizations`, { json: { email: 'ada@example.com' } });
   const statuses: number[] = [];

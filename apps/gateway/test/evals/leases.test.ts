@@ -1,10 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import pg from 'pg';
-import { chatCompletion, type FakeProvider, startFakeProvider } from '@svc/testkit';
+import {
+  chatCompletion,
+  type FakeProvider,
+  type ProcessGroup,
+  queryPostgres,
+  startApp,
+  startFakeProvider,
+  stopProcesses,
+} from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { agentFiles, deployedWorkspace } from './setup.ts';
@@ -14,37 +19,26 @@ const runnerMain = fileURLToPath(new URL('../../../eval-runner/src/main.ts', imp
 describe('a runner killed mid-run', () => {
   let platform: TestPlatform;
   let openai: FakeProvider;
-  const children: ChildProcess[] = [];
   beforeAll(async () => {
     openai = await startFakeProvider(() => ({ ...chatCompletion('Here is the answer.'), delayMs: 150 }));
     // No runner in core's process: the runners here are processes of their own. Leases last 1.5 s.
     platform = await startPlatform({ evalConcurrency: 0, evals: { leaseMs: 1500 } });
   });
   afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
+    await stopProcesses();
     await platform.stop();
     await openai.close();
   });
 
-  function runner(): { child: ChildProcess; output: () => string } {
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), runnerMain], {
-      env: {
-        PATH: process.env.PATH,
-        CORE_URL: platform.core.url,
-        SVC_SECRET_KEY: platform.secretKey.toString('base64'),
-        EVAL_CONCURRENCY: '4',
-        OPENAI_BASE_URL: `${openai.url}/v1`,
-        OPENAI_API_KEY: 'sk-agent',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const runner = (): ProcessGroup =>
+    startApp(runnerMain, {
+      CORE_URL: platform.core.url,
+      SVC_SECRET_KEY: platform.secretKey.toString('base64'),
+      EVAL_CONCURRENCY: '4',
+      OPENAI_BASE_URL: `${openai.url}/v1`,
+      OPENAI_API_KEY: 'sk-agent',
+      LOG_LEVEL: 'info',
     });
-    children.push(child);
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    return { child, output: () => output };
-  }
 
   it('loses nothing: its leases expire, another runner finishes the run, and no case is counted twice', async () => {
     const world = await deployedWorkspace(platform, 'acme', agentFiles('support', 'model: openai:gpt-4.1-mini\n'));
@@ -58,8 +52,7 @@ describe('a runner killed mid-run', () => {
       .poll(() => first.output().match(/case finished/g)?.length ?? 0, { timeout: 20_000, interval: 20 })
       .toBeGreaterThanOrEqual(3);
     const inFlight = openai.received;
-    first.child.kill('SIGKILL');
-    await once(first.child, 'exit');
+    await first.stop('SIGKILL');
     const atKill = (await world.api(`/evals/runs/${started.id}`)).body;
     expect(atKill.done).toBeLessThan(cases);
     expect(inFlight).toBeGreaterThan(atKill.done * 2); // it had turns of unreported cases under way
@@ -71,8 +64,7 @@ describe('a runner killed mid-run', () => {
     // One replay chat per case: what the killed runner had under way was replayed again, never recorded twice.
     expect(await replayChats(platform)).toBe(cases);
     expect(second.output()).toContain('case finished');
-    second.child.kill('SIGTERM');
-    expect((await once(second.child, 'exit'))[0]).toBe(0);
+    expect(await second.stop()).toBe(0);
   }, 60_000);
 });
 
@@ -117,9 +109,6 @@ async function replayChats(platform: TestPlatform): Promise<number> {
     db.close();
     return n;
   }
-  const client = new pg.Client({ connectionString: platform.databaseUrl });
-  await client.connect();
-  const { rows } = await client.query<{ n: string }>(query);
-  await client.end();
-  return Number(rows[0]!.n);
+  const [row] = await queryPostgres<{ n: string }>(platform.databaseUrl, query);
+  return Number(row!.n);
 }

@@ -5,12 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type AppProcess,
   chatCompletion,
   createPostgresDatabase,
   dropPostgresDatabases,
   type FakeProvider,
   graphAccepted,
+  type ProcessGroup,
   queryPostgres,
   type RecordedRequest,
   removeTempDirs,
@@ -18,14 +18,14 @@ import {
   type RequestOptions,
   startApp,
   startFakeProvider,
-  stopApps,
+  stopProcesses,
+  testRedisUrl,
 } from '@svc/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appEntry, type Processes, startProcesses } from '../../testing/processes.ts';
 import { atOnce } from '../at-once.ts';
 
-const redisUrl = 'redis://127.0.0.1:6379';
 /** This file's keys in Redis, removed afterwards. */
 const redisKeyPrefix = `svc-test-${randomUUID()}:`;
 /** How long a core holds the codes it claimed: a killed core's are sent by the other this long after it claimed them. */
@@ -54,7 +54,7 @@ beforeAll(async () => {
     cores: 2,
     gateways: 2,
     coreEnv: (index) => ({
-      SVC_REDIS_URL: redisUrl,
+      SVC_REDIS_URL: testRedisUrl,
       SVC_REDIS_KEY_PREFIX: redisKeyPrefix,
       SVC_OUTBOX_CLAIM_MS: String(outboxClaimMs),
       SVC_EVAL_LEASE_MS: '1500',
@@ -73,12 +73,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await stopApps();
+  await stopProcesses();
   await graph?.close();
   await openai?.close();
   await dropPostgresDatabases();
   removeTempDirs();
-  const redis = new Redis(redisUrl);
+  const redis = new Redis(testRedisUrl);
   const keys = await redis.keys(`${redisKeyPrefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();
@@ -130,7 +130,7 @@ describe('two cores and two gateways on one PostgreSQL database', () => {
       });
       expect(added.status).toBe(201);
     }
-    const runner = (): AppProcess =>
+    const runner = (): ProcessGroup =>
       startApp(appEntry('eval-runner'), {
         CORE_URLS: processes.cores.map((core) => core.url).join(','),
         SVC_SECRET_KEY: processes.secretKey,
