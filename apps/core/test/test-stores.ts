@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createPostgresDatabase, dropPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
+import { dropPostgresDatabase, dropPostgresDatabases, migratedPostgresDatabases } from '@svc/testkit';
 import { afterAll } from 'vitest';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
@@ -13,17 +13,8 @@ afterAll(dropPostgresDatabases);
 /** The database of each PostgreSQL store opened here, dropped when it closes. */
 const databases = new WeakMap<Store, string>();
 
-let migrated: Promise<string> | undefined;
-
 /** A new PostgreSQL database with core's tables: a copy of one this test file migrated once. */
-export async function migratedPostgresDatabase(): Promise<string> {
-  migrated ??= (async () => {
-    const url = await createPostgresDatabase();
-    await (await createPostgresStore(url)).close();
-    return url;
-  })();
-  return createPostgresDatabase(await migrated);
-}
+export const migratedPostgresDatabase = migratedPostgresDatabases(async (url) => (await createPostgresStore(url)).close());
 
 /**
  * The stores of `count` cores on one new database. PostgreSQL: a store (a connection pool) per core, as separate

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type CoreConfig, createPostgresStore, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
 import { startRunner } from '@svc/eval-runner';
-import { createPostgresDatabase, dropPostgresDatabase, dropPostgresDatabases, freePort, tempDir } from '@svc/testkit';
+import { dropPostgresDatabase, dropPostgresDatabases, freePort, migratedPostgresDatabases, tempDir } from '@svc/testkit';
 import { afterAll } from 'vitest';
 import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit';
 import { startGateway } from '../src/index.ts';
@@ -60,18 +60,11 @@ export interface PlatformOptions {
 // A cast: the GitHub App's tests see Probot's narrower declaration of LOG_LEVEL.
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv;
 
-let migrated: Promise<string> | undefined;
 const drops: Promise<void>[] = [];
 afterAll(() => Promise.all(drops).then(dropPostgresDatabases), 120_000);
 
 /** A new database with core's tables: a copy of one migrated once per test file. */
-async function migratedPostgresDatabase(): Promise<string> {
-  migrated ??= createPostgresDatabase().then(async (url) => {
-    await (await createPostgresStore(url)).close();
-    return url;
-  });
-  return createPostgresDatabase(await migrated);
-}
+const migratedPostgresDatabase = migratedPostgresDatabases(async (url) => (await createPostgresStore(url)).close());
 
 /** Core and gateway over real HTTP on free ports, on a fresh database unless `dataDir` or `databaseUrl` is given. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {

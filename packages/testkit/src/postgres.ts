@@ -56,3 +56,45 @@ export async function dropPostgresDatabase(url: string): Promise<void> {
 export async function queryPostgres<T extends Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
   return onServer(async (client) => (await client.query<T>(text, values)).rows, url);
 }
+
+/**
+ * A maker of databases that `migrate` has set up: the first call migrates one database, and every call answers a
+ * copy of it, much faster than migrating each anew.
+ */
+export function migratedPostgresDatabases(migrate: (url: string) => Promise<void>): () => Promise<string> {
+  let migrated: Promise<string> | undefined;
+  return async () => {
+    migrated ??= createPostgresDatabase().then(async (url) => {
+      await migrate(url);
+      return url;
+    });
+    return createPostgresDatabase(await migrated);
+  };
+}
+
+/**
+ * Locks one row (`select … for update` in a transaction left open) until `release()`: a writer of that row waits
+ * there, e.g. for a test to kill it mid-transaction.
+ */
+export async function holdRowLock(url: string, table: string, id: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('begin');
+  await client.query(`select 1 from ${pg.escapeIdentifier(table)} where id = $1 for update`, [id]);
+  return {
+    async release() {
+      await client.query('rollback');
+      await client.end();
+    },
+  };
+}
+
+/** How many sessions on the database at `url` wait for a lock in a statement starting with `statement`. */
+export async function lockWaits(url: string, statement: string): Promise<number> {
+  const [row] = await queryPostgres<{ n: string }>(
+    url,
+    "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike $1",
+    [`${statement}%`],
+  );
+  return Number(row!.n);
+}
