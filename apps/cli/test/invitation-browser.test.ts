@@ -36,7 +36,7 @@ it('svc members add: the mailed invitation, opened in Chromium, signs a new pers
   expect(await page.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);
   expect((await runSvc(['members'], env)).stdout).toMatch(/^sue@example\.com\s+supervisor\s+member since/m);
   await page.close();
-}, 60_000);
+});
 
 it("an owner's members page has the forms: invite, change a role, remove", async () => {
   const context = await world.browser.newContext();
@@ -67,4 +67,4 @@ it("an owner's members page has the forms: invite, change a role, remove", async
   await page.getByRole('heading', { name: 'Members of acme' }).waitFor();
   expect(await page.getByText('sue@example.com').count()).toBe(0);
   await context.close();
-}, 60_000);
+});

@@ -34,4 +34,4 @@ it('svc login --email: the mailed link, opened in Chromium, signs in and approve
   const list = await runSvc(['workspaces'], env);
   expect(list.code).toBe(0);
   expect(list.stdout).toMatch(/^acme\s+Acme\s+owner/m);
-}, 60_000);
+});

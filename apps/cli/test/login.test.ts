@@ -47,7 +47,7 @@ describe('svc login', () => {
       .findOrCreateUser('ada@example.com')
       .then((u) => platform.core.services.identity.listTokens(u.id, { limit: 100 }));
     expect(tokens.filter((t) => t.name.startsWith('svc CLI'))).toEqual([]);
-  }, 30_000);
+  });
 
   it("says the server's reason when it refuses to start a sign-in", async () => {
     const login = await runSvc(['login', '--email', 'ada@example.com', '--no-browser'], {
@@ -64,7 +64,7 @@ describe('svc login', () => {
     await decide(code!, 'denied');
     expect(await login.exited).toBe(1);
     expect(login.output('stderr')).toContain('svc: the sign-in was denied in the browser');
-  }, 30_000);
+  });
 });
 
 describe('svc login, when time runs out', () => {
@@ -77,7 +77,7 @@ describe('svc login, when time runs out', () => {
     expect(await login.exited).toBe(1);
     expect(login.output('stderr')).toContain('the code expired before it was approved; run `svc login` again');
     await expiring.stop();
-  }, 30_000);
+  });
 });
 
 describe('svc login, on a terminal with stderr sent to a file', () => {
@@ -100,5 +100,5 @@ describe('svc login, on a terminal with stderr sent to a file', () => {
     const written = readFileSync(errors, 'utf8');
     expect(written).toContain('Not signed in.');
     expect(written).not.toContain('\u001b[');
-  }, 30_000);
+  });
 });

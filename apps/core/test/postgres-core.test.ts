@@ -22,7 +22,7 @@ it('serves from PostgreSQL, and its /healthz answers 503 once the database is ou
   } finally {
     await core.stop();
   }
-}, 30_000); // creating a database takes seconds on a busy server
+});
 
 /** The database stops taking connections and ends the ones it has, as one out of reach would. */
 async function refuseConnections(url: string): Promise<void> {

@@ -70,13 +70,13 @@ it('runs as its own process and exits 0 on SIGTERM', async () => {
   await runner.waitForOutput('connected to core');
   expect(await runner.stop()).toBe(0);
   await core.stop();
-}, 30_000);
+});
 
 it('refuses to start without SVC_SECRET_KEY outside local mode (exit 78, naming it)', async () => {
   const runner = runMain({ CORE_URL: 'http://127.0.0.1:9' });
   expect(await runner.exited).toBe(78);
   expect(runner.output()).toContain('SVC_SECRET_KEY: required outside local mode');
-}, 30_000);
+});
 
 /** A workspace with one agent and one two-turn case, and a run of it started. */
 async function startEvalRun(core: Awaited<ReturnType<typeof startCore>>) {
@@ -141,7 +141,7 @@ it('finishes a run on the second of its cores when nothing answers at the first'
   await runner.stop();
   await core.stop();
   await model.close();
-}, 20_000);
+});
 
 it('reads its cores from CORE_URLS as its own process, and works for a live one after a dead one', async () => {
   const { core, secretKey } = await startCoreAlone();
@@ -150,4 +150,4 @@ it('reads its cores from CORE_URLS as its own process, and works for a live one 
   await runner.waitForOutput('connected to core');
   expect(await runner.stop()).toBe(0);
   await core.stop();
-}, 30_000);
+});

@@ -33,4 +33,4 @@ it('serves again as soon as core is back, without a gateway restart', async () =
   expect(whoami.body.user.email).toBe('ada@example.com');
   await core.stop();
   await platform.stop().catch(() => {});
-}, 20_000);
+});

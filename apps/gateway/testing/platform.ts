@@ -61,7 +61,7 @@ export interface PlatformOptions {
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv;
 
 const drops: Promise<void>[] = [];
-afterAll(() => Promise.all(drops).then(dropPostgresDatabases), 120_000);
+afterAll(() => Promise.all(drops).then(dropPostgresDatabases));
 
 /** A new database with core's tables: a copy of one migrated once per test file. */
 const migratedPostgresDatabase = migratedPostgresDatabases(async (url) => (await createPostgresStore(url)).close());

@@ -15,7 +15,7 @@ it("refuses to start without core's SVC_SECRET_KEY outside local mode (exit 78, 
   const err = app.output('stderr');
   expect(err).toContain('SVC_SECRET_KEY: required outside local mode');
   expect(err).not.toContain('PRIVATE KEY');
-}, 30_000);
+});
 
 it('runs as its own process: a signed pull_request webhook ends in one comment with the finished run, on the live one of its cores', async () => {
   const world = await startWorld(); // with an eval runner that replays the run
@@ -67,4 +67,4 @@ it('runs as its own process: a signed pull_request webhook ends in one comment w
     await github.stop();
     await world.platform.stop();
   }
-}, 90_000);
+});

@@ -14,14 +14,14 @@ beforeAll(async () => {
   world = await startWorld({ evalConcurrency: 0 });
   app = await startApp(world.platform);
   await install(app);
-}, 60_000);
+});
 afterEach(() => void nock.cleanAll());
 afterAll(async () => {
   await app?.stop();
   await world?.platform.stop();
   nock.enableNetConnect();
   removeTempDirs();
-}, 20_000);
+});
 
 /** What the daily job does for a linked repository: an event asking the app to bring its flags issue up to date. */
 async function syncRequested(): Promise<void> {
@@ -59,7 +59,7 @@ it('creates the issue with the digest, labelled service-flags, creating the labe
   expect(created.body).toBe((await digest()).body);
   expect(created.body).toContain('5 days');
   expect(gh.get(1).body).toBe('');
-}, 20_000);
+});
 
 it('writes nothing when the body has not changed', async () => {
   const scope = github();
@@ -68,7 +68,7 @@ it('writes nothing when the body has not changed', async () => {
   await syncRequested();
   expect(scope.pendingMocks()).toEqual([]);
   expect(gh.get(3).labels).toEqual([]);
-}, 20_000);
+});
 
 it('rewrites a changed body and re-applies the label, keeping the other labels', async () => {
   await world.flag('Say that exchanges are "free of charge".');
@@ -85,7 +85,7 @@ it('rewrites a changed body and re-applies the label, keeping the other labels',
       .labels.map((l) => l.name)
       .sort(),
   ).toEqual(['service-flags', 'triage']);
-}, 20_000);
+});
 
 it('closes duplicates with a comment pointing to the one kept, and keeps that one current', async () => {
   const scope = github();
@@ -99,7 +99,7 @@ it('closes duplicates with a comment pointing to the one kept, and keeps that on
     expect(gh.get(duplicate).comments).toEqual([expect.stringContaining('#4')]);
   }
   expect(gh.get(4)).toMatchObject({ state: 'open', body: (await digest()).body });
-}, 20_000);
+});
 
 it('reopens the latest closed issue rather than creating one when flags return', async () => {
   const scope = github();
@@ -111,7 +111,7 @@ it('reopens the latest closed issue rather than creating one when flags return',
   expect(gh.get(5)).toMatchObject({ state: 'open', body: (await digest()).body, labels: [{ name: 'service-flags' }] });
   expect(gh.get(2).state).toBe('closed');
   expect(gh.issues).toHaveLength(2);
-}, 20_000);
+});
 
 it('gives up on a repository GitHub no longer has, rather than retrying it', async () => {
   const scope = github();
@@ -120,7 +120,7 @@ it('gives up on a repository GitHub no longer has, rather than retrying it', asy
   await syncRequested();
   expect(scope.pendingMocks()).toEqual([]);
   expect(gh.issues).toEqual([]);
-}, 20_000);
+});
 
 it('closes the issue with a comment once every flag is fixed', async () => {
   const { services } = world.platform.core;
@@ -136,4 +136,4 @@ it('closes the issue with a comment once every flag is fixed', async () => {
   expect(scope.pendingMocks()).toEqual([]);
   expect(gh.get(7)).toMatchObject({ state: 'closed', state_reason: 'completed' });
   expect(gh.get(7).comments).toEqual([expect.stringContaining('fixed')]);
-}, 20_000);
+});

@@ -11,7 +11,7 @@ beforeAll(async () => {
   githubOnlyThroughNock();
   world = await startWorld({ evalConcurrency: 0 });
   app = await startApp(world.platform);
-}, 60_000);
+});
 afterEach(() => void nock.cleanAll());
 afterAll(async () => {
   await app?.stop();

@@ -20,7 +20,7 @@ beforeAll(async () => {
   });
   app = await startApp(world.platform);
   await install(app);
-}, 60_000);
+});
 afterEach(() => void nock.cleanAll());
 afterAll(async () => {
   await app?.stop();
@@ -75,7 +75,7 @@ it('says "running" in one comment with the run link, edits it with the result, a
   expect(scope.pendingMocks()).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
   expect(pr.comments).toHaveLength(2);
-}, 60_000);
+});
 
 it("shows a failing run in the comment: the case the change broke, with the grader's sentence", async () => {
   const scope = github();
@@ -89,7 +89,7 @@ it("shows a failing run in the comment: the case the change broke, with the grad
   expect(scope.pendingMocks()).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
   expect(pr.appComments[0]!.body).toContain('does not say "5 days"');
-}, 60_000);
+});
 
 it('shows a manifest error in the comment with each issue, and deploys nothing', async () => {
   const before = await runsOf();
@@ -207,7 +207,7 @@ it("retries GitHub's rate-limit answers after the time they name", async () => {
   expect(pr.appComments).toHaveLength(1);
   expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(1000);
   expect(posted).toBeGreaterThanOrEqual(reset * 1000);
-}, 30_000);
+});
 
 it('answers /healthz', async () => {
   expect((await fetch(`${app.url}/healthz`)).status).toBe(200);

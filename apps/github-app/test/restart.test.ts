@@ -14,7 +14,7 @@ const apps: RunningApp[] = [];
 beforeAll(async () => {
   githubOnlyThroughNock();
   world = await startWorld({ evalConcurrency: 0 });
-}, 60_000);
+});
 afterEach(() => void nock.cleanAll());
 afterAll(async () => {
   for (const app of apps) await app.stop();
@@ -75,7 +75,7 @@ it('a new app process writes the result of a run that finished while the app tha
   expect(after.pendingMocks()).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
   expect(pr.appComments[0]!.body).toContain(runId);
-}, 60_000);
+});
 
 it('shows a cancelled run in the comment', async () => {
   const app = apps[0] ?? (await appProcess());
@@ -91,7 +91,7 @@ it('shows a cancelled run in the comment', async () => {
   await expect.poll(() => pr.appComments[0]!.body, { timeout: 20_000 }).toContain('## ⚪ svc evals: cancelled');
   expect(scope.pendingMocks()).toEqual([]);
   expect(pr.appComments).toHaveLength(1);
-}, 60_000);
+});
 
 it('leaves the comment to the newer commit when a run of an earlier commit ends after a push', async () => {
   const app = apps[0] ?? (await appProcess());
@@ -121,4 +121,4 @@ it('leaves the comment to the newer commit when a run of an earlier commit ends 
   await expect.poll(() => pr.appComments[0]!.body, { timeout: 20_000 }).toContain('## ⚪ svc evals: cancelled');
   expect(scope.pendingMocks()).toEqual([]);
   expect(pr.appComments[0]!.body).toContain(newerRun);
-}, 60_000);
+});

@@ -59,5 +59,5 @@ describe('the README\u2019s five minutes, through the real processes', () => {
     }
     expect(fixed).toMatchObject([{ status: 'fixed', fixed_by_version: { number: live.version.number } }]);
     expect((await svc(['flags', '--json'], env, repo)).stdout).toContain('"flags": []');
-  }, 120_000);
+  });
 });

@@ -51,7 +51,7 @@ describe('pnpm start (local mode)', () => {
     await expect(fetch(`http://127.0.0.1:${corePort}/healthz`)).rejects.toThrow();
     await expect(fetch(`http://localhost:${port}/healthz`)).rejects.toThrow();
     expect(local.output()).not.toMatch(/exited unexpectedly/);
-  }, 60_000);
+  });
 
   it.skipIf(!networkAddress)(
     `listens on loopback only: a neighbour (through ${networkAddress ?? 'no network interface: skipped'}) finds nothing`,
@@ -106,7 +106,7 @@ describe('pnpm start (local mode)', () => {
     expect(stderr).toContain('invalid configuration');
     expect(stderr).toContain('PORT: expected a port number');
     expect(stderr).toContain('SVC_PUBLIC_URL: expected an http(s) URL');
-  }, 20_000);
+  });
 
   it('stops everything, exits 78 and names the variable when a port is taken', async () => {
     const dataDir = tempDir();
@@ -123,7 +123,7 @@ describe('pnpm start (local mode)', () => {
     expect(local.output('stdout')).not.toContain('svc is running');
     await expect(fetch(`http://127.0.0.1:${corePort}/healthz`)).rejects.toThrow();
     blocker.close();
-  }, 60_000);
+  });
 
   it('exits 78 without the ready banner when a process refuses its configuration', async () => {
     const ports = await freePorts();
@@ -135,5 +135,5 @@ describe('pnpm start (local mode)', () => {
     const xml = startLocal({ ...ports, SVC_DATA_DIR: tempDir(), LOG_FORMAT: 'xml' });
     expect(await xml.exited).toBe(78);
     expect(xml.output('stderr')).toContain('LOG_FORMAT: expected json or pretty (got "xml")');
-  }, 60_000);
+  });
 });

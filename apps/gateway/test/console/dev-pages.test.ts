@@ -15,7 +15,7 @@ beforeAll(async () => {
   token = await createUserWithToken(platform, 'ada@example.com');
   await request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme' } });
   await request(`${platform.url}/api/developer/v1/acme/sender`, { token, method: 'PUT', json: { kind: 'dev' } });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -40,7 +40,7 @@ it('the dev outbox shows each code in its own element, and that code verifies th
   });
   expect(verified.body.verified).toBe(true);
   await window.close();
-}, 60_000);
+});
 
 it('the dev mailbox shows mailed links as links; following one signs in and lands on the approval page', async () => {
   const started = await request(`${platform.url}/cli/device_authorizations`, { json: { email: 'dev@example.com' } });
@@ -57,7 +57,7 @@ it('the dev mailbox shows mailed links as links; following one signs in and land
   await page.waitForURL(`${platform.url}/device?user_code=${started.body.user_code}`);
   expect(await page.locator('.code').textContent()).toBe(started.body.user_code);
   await window.close();
-}, 60_000);
+});
 
 it('the dev mailbox’s button runs the daily digest now and lands back on the mailbox, which shows its mail', async () => {
   const digesto = await flagsWorkspace(platform, 'digesto');
@@ -89,4 +89,4 @@ it('the dev mailbox’s button runs the daily digest now and lands back on the m
   await page.waitForURL(new RegExp(`^${platform.url}/dev/mailbox\\?digest=`));
   expect(await page.getByRole('status').textContent()).toContain('no workspace has replies flagged since its last digest mail.');
   await window.close();
-}, 60_000);
+});

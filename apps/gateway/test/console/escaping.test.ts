@@ -10,7 +10,7 @@ let browser: Browser;
 beforeAll(async () => {
   platform = await startPlatform();
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -40,4 +40,4 @@ it('text a requester chose is shown as text on the approval and tokens pages, ne
   expect(await page.locator('tbody td').first().textContent()).toBe(`svc CLI on ${hostname}`);
   expect(await page.locator('main img, main b').count()).toBe(0);
   await window.close();
-}, 60_000);
+});

@@ -38,7 +38,7 @@ beforeAll(async () => {
   chatId = (await request(`${platform.url}/api/v1/acme/chats`, { token, json: { agent: 'sales' } })).body.chat_id;
   const sent = await request(`${platform.url}/api/v1/acme/chats/${chatId}/messages`, { token, json: { text: 'what is the price?' } });
   flagId = (await api('/flags', { json: { message_id: sent.body.message_id, note } })).body.id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -96,7 +96,7 @@ it("an agent's eval cases page lists a flag's case linking to its chat, and adds
   expect(await page.textContent('main')).toContain('turns');
   expect(await cases()).toHaveLength(1);
   await window.close();
-}, 90_000);
+});
 
 it('the runs page lists runs newest first; a run page puts regressions first, and a Pass or Fail override shows who and moves counts and flags', async () => {
   const hello = (await api('/evals/cases', { json: { agent: 'sales', turns: ['hi'], expected: 'Says "hello".' } })).body.id;
@@ -155,7 +155,7 @@ it('the runs page lists runs newest first; a run page puts regressions first, an
   await page.locator(`[id="${flagCase}"]`).getByRole('button', { name: "Give the grader's verdict back" }).click();
   await page.locator(`[id="${flagCase}"] .verdict.pass`).waitFor();
   await window.close();
-}, 120_000);
+});
 
 it("a fixed flag on its chat's page links to its case and to the live run that fixed it", async () => {
   const flag = (await api(`/flags/${flagId}`)).body;
@@ -173,7 +173,7 @@ it("a fixed flag on its chat's page links to its case and to the live run that f
   await page.waitForURL(new RegExp(`/w/acme/evals/${runs[0].id}$`));
   expect(await page.locator(`[id="${flag.eval_case_id}"] .verdict`).first().textContent()).toBe('Pass');
   await window.close();
-}, 60_000);
+});
 
 it.each(widths)(
   'the eval pages fit a window %i px wide, a long unbroken message and its replay included',

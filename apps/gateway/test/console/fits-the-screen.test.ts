@@ -47,7 +47,7 @@ beforeAll(async () => {
   chatId = (await api(`/api/v1/${acme.slug}/chats`, { agent: 'support', environment: 'feat-a-rather-long-branch-name-for-tests' })).body
     .chat_id;
   expect((await api(`/api/v1/${acme.slug}/chats/${chatId}/messages`, { text: visitorLine })).status).toBe(201);
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

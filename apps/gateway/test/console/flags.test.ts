@@ -28,7 +28,7 @@ beforeAll(async () => {
   expect((await call(`/api/v1/acme/chats/${chatId}/messages`, { text: 'how much is it?' })).status).toBe(201);
   const other = (await call('/api/v1/acme/chats', { agent: 'sales', environment: 'live' })).body.chat_id;
   expect((await call(`/api/v1/acme/chats/${other}/messages`, { text: 'do you ship abroad?' })).status).toBe(201);
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -91,7 +91,7 @@ it('a member flags a reply with a note, edits the note and removes the flag, and
   await removedSection.getByRole('link', { name: 'Our plans start at 10 USD.' }).click();
   await page.getByRole('heading', { name: 'Chat with sales' }).waitFor();
   await window.close();
-}, 90_000);
+});
 
 it('a flag of an unknown reply answers as the console error page', async () => {
   const window = await windowOf(browser);
@@ -105,7 +105,7 @@ it('a flag of an unknown reply answers as the console error page', async () => {
   expect(answer.status()).toBe(404);
   expect(await answer.text()).toContain('That did not work');
   await window.close();
-}, 60_000);
+});
 
 it("the inbox's flagged-only filter shows only the chats marked as flagged", async () => {
   const window = await windowOf(browser);
@@ -129,7 +129,7 @@ it("the inbox's flagged-only filter shows only the chats marked as flagged", asy
   expect((await api('/api/developer/v1/acme/chats?flagged=false')).body.chats).toHaveLength(2);
   expect((await api('/api/developer/v1/acme/chats?flagged=yes')).status).toBe(400);
   await window.close();
-}, 60_000);
+});
 
 it('a fixed flag shows the version that fixed it, in place and on the flags page; editing its note opens it again', async () => {
   const window = await windowOf(browser);
@@ -161,7 +161,7 @@ it('a fixed flag shows the version that fixed it, in place and on the flags page
   await page.waitForURL(/\/chats\//);
   expect(await reply(page).getByRole('region', { name: 'Flag', exact: true }).locator('.flag-state').textContent()).toBe('Open');
   await window.close();
-}, 60_000);
+});
 
 it("the console serves the flags digest as flags.md to its members, the same text as the API's; others sign in first", async () => {
   const window = await windowOf(browser);
@@ -172,4 +172,4 @@ it("the console serves the flags digest as flags.md to its members, the same tex
   expect(served.headers()['content-type']).toBe('text/markdown; charset=utf-8');
   expect(await served.text()).toBe(await digest());
   await window.close();
-}, 60_000);
+});

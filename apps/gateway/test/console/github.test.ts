@@ -16,7 +16,7 @@ beforeAll(async () => {
   await workspaces.create(ada.id, { slug: 'acme' });
   const acme = await store.workspaces.findBySlug('acme');
   await store.workspaces.addMember(acme!.id, sam.id, 'supervisor', new Date().toISOString());
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -77,7 +77,7 @@ it('an owner links a repository, sees whether the app is installed there, and un
   expect(await rows(page)).toEqual([]);
   expect(await section(page).getByText('No repository is linked to acme.').count()).toBe(1);
   await window.close();
-}, 60_000);
+});
 
 it('a supervisor reads the links without the forms', async () => {
   const { identity } = platform.core.services;
@@ -92,7 +92,7 @@ it('a supervisor reads the links without the forms', async () => {
   expect(await section(page).getByRole('button').count()).toBe(0);
   expect(await section(page).getByText('Owners and developers link and unlink repositories.').count()).toBe(1);
   await window.close();
-}, 60_000);
+});
 
 it.each(widths)(
   'the workspace page with its GitHub section fits a window %i px wide',

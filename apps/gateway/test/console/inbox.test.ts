@@ -52,7 +52,7 @@ beforeAll(async () => {
   const { identity, store } = platform.core.services;
   const sam = await identity.findOrCreateUser('sam@example.com');
   await store.workspaces.addMember((await store.workspaces.findBySlug('acme'))!.id, sam.id, 'supervisor', clock.now().toISOString());
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -104,7 +104,7 @@ it('a member opens the inbox from the workspace page, filters it by agent and en
   await page.getByRole('link', { name: 'First page' }).click();
   expect((await rows(page)).map((r) => r[0])).toEqual(['where is order C-4004?', 'where is order B-3003?']);
   await window.close();
-}, 60_000);
+});
 
 it("a chat's page shows every message, and a reply's folded turn details show the tool call with its secrets redacted", async () => {
   const window = await windowOf(browser);
@@ -129,7 +129,7 @@ it("a chat's page shows every message, and a reply's folded turn details show th
   expect(await page.content()).not.toContain(backendToken);
   expect(await page.locator('.message.agent .reply-actions').count()).toBe(1);
   await window.close();
-}, 60_000);
+});
 
 it('answers a chat or an inbox of a workspace the person is not in as not found', async () => {
   const window = await windowOf(browser);
@@ -138,4 +138,4 @@ it('answers a chat or an inbox of a workspace the person is not in as not found'
   expect((await page.goto(`${platform.url}/w/acme/inbox`))?.status()).toBe(404);
   expect((await page.goto(`${platform.url}/w/acme/chats/chat_unknown`))?.status()).toBe(404);
   await window.close();
-}, 60_000);
+});

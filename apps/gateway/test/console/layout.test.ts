@@ -17,7 +17,7 @@ beforeAll(async () => {
   await workspaces.create(bob.id, { slug: 'initech', name: 'Initech' });
   const globex = await store.workspaces.findBySlug('globex');
   await store.workspaces.addMember(globex!.id, ada.id, 'supervisor', new Date().toISOString());
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -57,7 +57,7 @@ it('every page header shows the signed-in person and a switcher of each workspac
   expect(await header.locator('summary').textContent()).toBe('globex');
   expect(await header.locator('a[aria-current="page"]').getAttribute('href')).toBe('/w/globex');
   await window.close();
-}, 60_000);
+});
 
 it('a workspace the person does not belong to answers as one that does not exist', async () => {
   const window = await windowOf(browser);
@@ -70,7 +70,7 @@ it('a workspace the person does not belong to answers as one that does not exist
   expect(theirsText).toContain('no workspace "initech" among yours');
   expect(await page.locator('main').textContent()).toContain('no workspace "no-such-workspace" among yours');
   await window.close();
-}, 60_000);
+});
 
 it('a person without workspaces gets no switcher, and the home page says how to create one', async () => {
   const window = await windowOf(browser);
@@ -80,4 +80,4 @@ it('a person without workspaces gets no switcher, and the home page says how to 
   expect(await page.locator('details.switcher').count()).toBe(0);
   expect(await page.locator('main').textContent()).toContain('svc workspaces create <slug>');
   await window.close();
-}, 60_000);
+});

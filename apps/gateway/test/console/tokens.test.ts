@@ -12,7 +12,7 @@ let now = Date.parse('2026-06-01T12:00:00.000Z');
 beforeAll(async () => {
   platform = await startPlatform({ clock: () => new Date(now) });
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -55,7 +55,7 @@ it('the tokens page marks the token that made the latest request as in use', asy
   expect(await markedInUse(page).count()).toBe(1);
   expect(await markedInUse(page).textContent()).toContain('svc CLI on laptop');
   await window.close();
-}, 60_000);
+});
 
 it('revoking asks first on a page of its own; showing it, or cancelling, changes nothing', async () => {
   const laptop = await tokenOf('bob@example.com', 'laptop');
@@ -90,7 +90,7 @@ it('revoking asks first on a page of its own; showing it, or cancelling, changes
   expect(await laptop.works()).toBe(false);
   expect(await server.works()).toBe(true);
   await window.close();
-}, 60_000);
+});
 
 it('a revoke without the session CSRF token is refused and revokes nothing', async () => {
   const spare = await tokenOf('cy@example.com', 'spare');
@@ -107,6 +107,6 @@ it('a revoke without the session CSRF token is refused and revokes nothing', asy
   expect(form.status).toBe(403);
   expect(await spare.works()).toBe(true);
   await window.close();
-}, 60_000);
+});
 
 const cookieHeader = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');

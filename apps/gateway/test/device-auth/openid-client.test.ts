@@ -47,7 +47,7 @@ it('runs the whole device flow: form-encoded start, pending polls, approval, the
   expect(polls).toEqual(['authorization_pending', 'granted']);
   const me = await request(`${platform.url}/cli/whoami`, { token: tokens.access_token });
   expect(me.body).toMatchObject({ user: { email: 'ada@example.com' }, token: { name: 'svc-test-client on build-box' } });
-}, 20_000);
+});
 
 it('hands a denial to the client as access_denied', async () => {
   platform = await startPlatform();
@@ -59,7 +59,7 @@ it('hands a denial to the client as access_denied', async () => {
     error: 'access_denied',
     status: 400,
   });
-}, 15_000);
+});
 
 it('reads an error of the start in OAuth shape, and a 503 as a server error', async () => {
   platform = await startPlatform();

@@ -22,7 +22,7 @@ beforeAll(async () => {
   tokens.supervisor = await addMember(platform, tokens.owner, slug, 'supervisor@roles.example', 'supervisor');
   const pushed = await request(`${base()}/deployments`, { token: tokens.owner, json: { environment: 'preview', files } });
   expect(pushed.status).toBe(201);
-}, 30_000);
+});
 afterAll(() => platform.stop());
 
 let targets = 0;

@@ -34,7 +34,7 @@ const allowance: Record<string, string> = {
 let world: World;
 beforeAll(async () => {
   world = await startWorld();
-}, 30_000);
+});
 afterAll(() => world.stop());
 
 function expectError(answer: JsonResponse, status: number, code: string): void {

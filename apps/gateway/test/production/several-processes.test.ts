@@ -70,7 +70,7 @@ beforeAll(async () => {
     json: { kind: 'whatsapp_cloud', phone_number_id: '1234567890', access_token: 'EAAG-token', template: 'otp_code', language: 'en_US' },
   });
   expect(sender.status).toBe(200);
-}, 60_000);
+});
 
 afterAll(async () => {
   await stopProcesses();
@@ -161,7 +161,7 @@ describe('two cores and two gateways on one PostgreSQL database', () => {
     expect(Number(replays!.n)).toBe(cases);
     expect(survivor.output()).toContain('case finished');
     expect(await survivor.stop()).toBe(0);
-  }, 60_000);
+  });
 
   it('delivers 100 codes queued while one core is killed mid-send exactly once, by the other core', async () => {
     let release!: () => void;
@@ -198,5 +198,5 @@ describe('two cores and two gateways on one PostgreSQL database', () => {
         .every((call) => call.outcome === 'dropped'),
     ).toBe(true);
     expect(heldByA.length).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });
