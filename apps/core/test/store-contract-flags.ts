@@ -161,17 +161,18 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
         event: event(flagId, { actor: 'svc', fromStatus: 'open', toStatus: 'fixed', noteBefore: note, noteAfter: note, at: at(6) }),
       });
 
+    /** flag_1 ("say hi back", case_1) and flag_2 ("greet", case_2): open, with a note and its case. */
+    const openFlagsWithCases = async () => {
+      for (const [id, message, note, caseId] of [
+        ['flag_1', 'chat_1_a', 'say hi back', 'case_1'],
+        ['flag_2', 'chat_2_a', 'greet', 'case_2'],
+      ] as const) {
+        await store.flags.create(flag(id, message, { note, evalCaseId: caseId }), event(id), evalCase(caseId, id, note));
+      }
+    };
+
     it('finishes a run with its flag fixes in one transaction; a flag that moved on meanwhile leaves both unwritten', async () => {
-      await store.flags.create(
-        flag('flag_1', 'chat_1_a', { note: 'say hi back', evalCaseId: 'case_1' }),
-        event('flag_1'),
-        evalCase('case_1', 'flag_1'),
-      );
-      await store.flags.create(
-        flag('flag_2', 'chat_2_a', { note: 'greet', evalCaseId: 'case_2' }),
-        event('flag_2'),
-        evalCase('case_2', 'flag_2'),
-      );
+      await openFlagsWithCases();
       await completeRun('run_1', ['case_1', 'case_2']);
       // A member edits flag_2's note after the fixes were computed from its revision 0.
       expect(await store.flags.change(change('flag_2', 0, { note: 'greet by name', evalCaseId: 'case_2' }))).toBe(true);
@@ -202,16 +203,7 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
     });
 
     it('names the open flags that a finished run on live replayed after they last changed, in the order the runs finished', async () => {
-      await store.flags.create(
-        flag('flag_1', 'chat_1_a', { note: 'say hi back', evalCaseId: 'case_1' }),
-        event('flag_1'),
-        evalCase('case_1', 'flag_1'),
-      );
-      await store.flags.create(
-        flag('flag_2', 'chat_2_a', { note: 'greet', evalCaseId: 'case_2' }),
-        event('flag_2'),
-        evalCase('case_2', 'flag_2'),
-      );
+      await openFlagsWithCases();
       await completeRun('run_live', ['case_1']);
       await completeRun('run_preview', ['case_2'], 'preview');
       await completeRun('run_open', ['case_2']);
