@@ -14,6 +14,8 @@ export interface GatewayOptions {
   localMode?: boolean;
   /** Core's SVC_SECRET_KEY: core answers only calls with the internal token derived from it. */
   secretKey: Buffer;
+  /** How long a core may answer nothing, pings included, before its calls fail with 503 (SVC_CORE_SILENCE_MS). */
+  coreSilenceMs?: number;
   log: Logger;
 }
 
@@ -29,12 +31,13 @@ export async function startGateway({
   publicUrl,
   localMode,
   secretKey,
+  coreSilenceMs,
   log,
 }: GatewayOptions): Promise<RunningGateway> {
   const server = createServer();
   const boundPort = await listen(server, port, host, 'PORT');
   const url = publicUrl ?? `http://localhost:${boundPort}`;
-  const core = connectCore(coreUrls, deriveInternalToken(secretKey));
+  const core = connectCore(coreUrls, deriveInternalToken(secretKey), { silenceMs: coreSilenceMs });
   server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log }));
   return {
     url,

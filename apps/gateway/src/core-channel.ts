@@ -24,11 +24,16 @@ export interface CoreChannelOptions {
   answerTimeoutMs?: number;
   /**
    * How long opening the channel may take, when other cores can take the calls: past it, a core that takes
-   * connections but never answers counts as down. Unset: as long as it takes.
+   * connections but never answers counts as down. Unset: `silenceMs`.
    */
   openTimeoutMs?: number;
   /** How long a core that could not be reached is passed over while other cores can take the calls. */
   retryDownMs?: number;
+  /**
+   * How long core may leave a ping unanswered, or the channel's opening unfinished, before it counts as gone: a core
+   * that stopped (SIGSTOP, a hung machine) keeps its connections open but answers nothing.
+   */
+  silenceMs?: number;
 }
 
 /** The most a frame of answers may carry (a workspace's whole agent bundle is one answer). */
@@ -50,17 +55,19 @@ export class CoreChannel {
   private readonly answerTimeoutMs: number;
   private readonly headers: Record<string, string>;
   private readonly sweeper: NodeJS.Timeout;
-  private readonly openTimeoutMs: number | undefined;
+  private readonly openTimeoutMs: number;
   private readonly retryDownMs: number;
   /** Until when the channel is passed over: its last attempt to open failed. */
   private downUntil = 0;
+  private readonly silenceMs: number;
 
   constructor(
     private readonly url: string,
-    { internalToken, answerTimeoutMs = 300_000, openTimeoutMs, retryDownMs = 1_000 }: CoreChannelOptions,
+    { internalToken, answerTimeoutMs = 300_000, openTimeoutMs, retryDownMs = 1_000, silenceMs = 3_000 }: CoreChannelOptions,
   ) {
     this.answerTimeoutMs = answerTimeoutMs;
-    this.openTimeoutMs = openTimeoutMs;
+    this.openTimeoutMs = openTimeoutMs ?? silenceMs;
+    this.silenceMs = silenceMs;
     this.retryDownMs = retryDownMs;
     this.headers = { [internalTokenHeader]: internalToken };
     this.sweeper = setInterval(() => this.expire(), Math.min(5_000, answerTimeoutMs)).unref();
@@ -105,12 +112,24 @@ export class CoreChannel {
     });
     let lastError: Error | undefined;
     let opened = false;
+    // A ping every third of the silence allowed; a core that answered none for that long is gone. Its calls fail
+    // then (503) rather than at their answer deadline, which long polls need to be long.
+    let lastHeard = Date.now();
+    const heartbeat = setInterval(() => {
+      if (Date.now() - lastHeard > this.silenceMs) {
+        lastError = new Error(`core stopped answering: nothing from it for ${this.silenceMs / 1000} s`);
+        socket.terminate();
+      } else if (socket.readyState === WebSocket.OPEN) socket.ping();
+    }, this.silenceMs / 3).unref();
+    socket.on('pong', () => (lastHeard = Date.now()));
     socket.on('open', () => {
       opened = true;
+      lastHeard = Date.now();
       this.downUntil = 0;
       this.flush();
     });
     socket.on('message', (data: Buffer) => {
+      lastHeard = Date.now();
       let answers: ChannelAnswer[];
       try {
         answers = JSON.parse(data.toString()) as ChannelAnswer[];
@@ -137,6 +156,7 @@ export class CoreChannel {
       lastError ??= error; // the first says why: terminating a refused upgrade adds one of its own
     });
     socket.on('close', (code, reason) => {
+      clearInterval(heartbeat);
       if (this.socket === socket) this.socket = undefined;
       if (!opened) this.downUntil = Date.now() + this.retryDownMs;
       this.fail(lastError ?? new Error(`core closed the channel (${code}${reason.length ? `: ${reason.toString()}` : ''})`));

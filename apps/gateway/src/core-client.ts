@@ -2,7 +2,7 @@ import type { AppRouter, ChannelAnswer } from '@svc/core';
 import { DomainError, type WireError } from '@svc/domain';
 import { type TRPCClient, TRPCClientError } from '@trpc/client';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
-import { CallNotSentError, CoreChannel } from './core-channel.ts';
+import { CallNotSentError, CoreChannel, type CoreChannelOptions } from './core-channel.ts';
 
 export type CoreClient = TRPCClient<AppRouter>;
 
@@ -27,15 +27,20 @@ export interface CoreConnection {
  * goes to the next one (a call that reached a core which then went away fails, since it may have run there), and
  * a core that could not be reached is passed over for a second, then tried again. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError
  * core threw, without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError.
- * The channel presents `internalToken`, without which core refuses it.
+ * The channel presents `internalToken`, without which core refuses it. A core silent for `silenceMs` (pings
+ * unanswered: stopped, hung) counts as gone: its calls fail, as when it goes away.
  */
-export function connectCore(coreUrls: string | readonly string[], internalToken: string): CoreConnection {
+export function connectCore(
+  coreUrls: string | readonly string[],
+  internalToken: string,
+  { silenceMs }: Pick<CoreChannelOptions, 'silenceMs'> = {},
+): CoreConnection {
   const urls = typeof coreUrls === 'string' ? [coreUrls] : coreUrls;
   const channels = urls.map((coreUrl) => {
     const url = new URL(`${coreUrl.replace(/\/$/, '')}/trpc`);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     // With several cores, one that takes connections but never answers is passed over after a second.
-    return new CoreChannel(url.href, { internalToken, openTimeoutMs: urls.length > 1 ? 1_000 : undefined });
+    return new CoreChannel(url.href, { internalToken, silenceMs, openTimeoutMs: urls.length > 1 ? 1_000 : undefined });
   });
   if (channels.length === 0) throw new TypeError('connectCore needs at least one core URL');
   let turn = 0;

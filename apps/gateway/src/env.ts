@@ -14,6 +14,8 @@ const schema = z
     /** Core's: the gateway presents the internal token derived from it on its channel to core. */
     SVC_SECRET_KEY: z.string().optional(),
     SVC_DATA_DIR: z.string().min(1).default('.svc'),
+    /** How long a core may answer nothing, pings included, before its calls fail with 503. */
+    SVC_CORE_SILENCE_MS: z.coerce.number().int().min(100).max(300_000).default(3_000),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -23,6 +25,7 @@ const schema = z
     localMode: env.SVC_LOCAL_MODE,
     secretKeyValue: env.SVC_SECRET_KEY,
     dataDir: resolve(env.SVC_DATA_DIR),
+    coreSilenceMs: env.SVC_CORE_SILENCE_MS,
   }));
 
 export interface GatewayEnv {
@@ -31,6 +34,7 @@ export interface GatewayEnv {
   publicUrl: string;
   localMode: boolean;
   secretKey: Buffer;
+  coreSilenceMs: number;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): GatewayEnv {

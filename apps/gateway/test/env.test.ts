@@ -36,3 +36,10 @@ it('reaches the cores of CORE_URLS, comma-separated; CORE_URL, or CORE_PORT on l
   expect(() => readEnv({ ...key, CORE_URLS: 'http://core-1:8081,core-2' })).toThrow('CORE_URLS');
   expect(() => readEnv({ ...key, CORE_URLS: ' , ' })).toThrow('CORE_URLS: expected one or more core URLs, comma-separated');
 });
+
+it('gives a silent core 3 s before its calls fail, or SVC_CORE_SILENCE_MS', () => {
+  const key = { SVC_SECRET_KEY: Buffer.alloc(32, 9).toString('base64') };
+  expect(readEnv(key).coreSilenceMs).toBe(3000);
+  expect(readEnv({ ...key, SVC_CORE_SILENCE_MS: '1500' }).coreSilenceMs).toBe(1500);
+  expect(() => readEnv({ ...key, SVC_CORE_SILENCE_MS: '10' })).toThrow('SVC_CORE_SILENCE_MS');
+});
