@@ -335,7 +335,9 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
           await flags.markFixed(flagId, run.version.id, run.finishedAt ?? clock().toISOString());
           fixed.add(flagId);
         } catch (error) {
+          // Changed since (removed, its note cleared): it keeps the state a member gave it.
           if (!(error instanceof DomainError)) throw error;
+          log.info({ run: run.id, flag: flagId, reason: error.message }, 'a finished run left a flag as it was');
         }
       }
       return { runs: complete.length, flags: fixed.size };
