@@ -134,9 +134,7 @@ it('finishes a run on the second of its cores when nothing answers at the first'
     log: runnerLog,
     providers: { openai: { baseURL: `${model.url}/v1` } },
   });
-  await expect
-    .poll(() => core.services.evalRuns.get(workspace.id, run.id), { timeout: 10_000 })
-    .toMatchObject({ finished: true, done: 1, passed: 1 });
+  await expect.poll(() => core.services.evalRuns.get(workspace.id, run.id)).toMatchObject({ finished: true, done: 1, passed: 1 });
   expect(lines.join('')).toContain(`"core":"${core.url}"`);
   await runner.stop();
   await core.stop();

@@ -47,7 +47,7 @@ it('spreads calls over two cores, keeps answering when one stops, and uses it ag
   expect((await request(`${gateway.url}/healthz`)).status).toBe(200);
 
   cores.a = await start('a');
-  await expect.poll(async () => (await answeredBy(4)).has('on-core-a'), { timeout: 5_000 }).toBe(true);
+  await expect.poll(async () => (await answeredBy(4)).has('on-core-a')).toBe(true);
 
   await cores.b.stop();
   expect(await answeredBy(10)).toEqual(new Set(['on-core-a']));

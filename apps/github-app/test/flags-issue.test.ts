@@ -43,7 +43,7 @@ async function syncRequested(): Promise<void> {
     createdAt: now,
   });
   // Done only once the app has handled it; an unexpected GitHub call would fail it and leave it for a retry.
-  await expect.poll(async () => (await store.events.get(id))?.doneAt ?? null, { timeout: 15_000 }).not.toBeNull();
+  await expect.poll(async () => (await store.events.get(id))?.doneAt ?? null).not.toBeNull();
 }
 
 const digest = () => world.platform.core.services.github.flagsIssue(world.workspace.id);

@@ -105,7 +105,7 @@ describe('two cores and two gateways on one PostgreSQL database', () => {
     for (const answer of others) expect(answer.body).toMatchObject({ verification_id: id, error: { code: 'resend_too_soon' } });
 
     // Once its one message is sent, nothing more can be sent for it.
-    await expect.poll(() => deliveryOf(id), { timeout: 10_000 }).toBe('sent');
+    await expect.poll(() => deliveryOf(id)).toBe('sent');
     const calls = graph.requests.filter((call) => numberOf(call) === number);
     expect(calls.map((call) => call.outcome)).toEqual(['answered']);
   });
@@ -175,12 +175,12 @@ describe('two cores and two gateways on one PostgreSQL database', () => {
 
     // Both cores have sends under way, held by the provider; the rest wait in the outbox.
     const ours = () => graph.requests.filter((call) => numbers.includes(numberOf(call)));
-    await expect.poll(() => ours().some(sentBy('a')) && ours().some(sentBy('b')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => ours().some(sentBy('a')) && ours().some(sentBy('b'))).toBe(true);
     expect(ours().length).toBeLessThan(numbers.length);
     await processes.cores[0]!.app.stop('SIGKILL');
     // The provider sees the killed core's calls go away unanswered before it answers any.
     const heldByA = ours().filter(sentBy('a'));
-    await expect.poll(() => heldByA.every((call) => call.outcome === 'dropped'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => heldByA.every((call) => call.outcome === 'dropped')).toBe(true);
     release();
 
     await expect
