@@ -16,6 +16,7 @@ import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
 export interface DatabaseOptions {
   url: string;
   poolSize?: number;
+  statementTimeoutMs?: number;
 }
 
 export interface CoreOptions {

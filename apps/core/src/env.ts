@@ -17,6 +17,8 @@ const schema = z.object({
   SVC_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'expected postgres://user:password@host:port/database' }).optional(),
   /** Connections each core keeps open to PostgreSQL at most. */
   SVC_DATABASE_POOL: z.coerce.number().int().min(1).max(1000).default(10),
+  /** How long a PostgreSQL statement may run, lock waits included, before the call answers 503. */
+  SVC_DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Set by `pnpm start`: seed the demo data and enable dev-only behaviour. */
   SVC_LOCAL_MODE: flag,
   SVC_PUBLIC_URL: httpUrl.optional(),
@@ -82,7 +84,9 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
     port: parsed.CORE_PORT,
     host: parsed.CORE_HOST,
     dataDir,
-    database: parsed.SVC_DATABASE_URL ? { url: parsed.SVC_DATABASE_URL, poolSize: parsed.SVC_DATABASE_POOL } : undefined,
+    database: parsed.SVC_DATABASE_URL
+      ? { url: parsed.SVC_DATABASE_URL, poolSize: parsed.SVC_DATABASE_POOL, statementTimeoutMs: parsed.SVC_DATABASE_STATEMENT_TIMEOUT_MS }
+      : undefined,
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir } : undefined),
     config: {
       ...defaultConfig,

@@ -2,6 +2,7 @@ import { DomainError, invalidRequest, type Role, type WireError, workspaceScope 
 import { initTRPC } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Services } from './services/index.ts';
+import { unavailable } from './store/unavailable.ts';
 
 export interface Context {
   services: Services;
@@ -21,7 +22,7 @@ export function createContext(services: Services, authorization?: string, sessio
 function toWire(cause: unknown): WireError {
   if (cause instanceof DomainError) return cause.toWire();
   if (cause instanceof ZodError) return invalidRequest(cause).toWire();
-  return { code: 'internal_error', message: 'internal error' };
+  return (unavailable(cause) ?? new DomainError('internal_error', 'internal error')).toWire();
 }
 
 const t = initTRPC.context<Context>().create({

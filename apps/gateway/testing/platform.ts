@@ -47,6 +47,8 @@ export interface PlatformOptions {
    * SQLite in the data dir, so the same tests run on either store.
    */
   databaseUrl?: string;
+  /** Core's SVC_DATABASE_STATEMENT_TIMEOUT_MS, on PostgreSQL. */
+  statementTimeoutMs?: number;
   secretKey?: Buffer;
   clock?: () => Date;
   /** Core's logger, e.g. to read what core logs; silent by default. */
@@ -90,7 +92,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   };
   const core = await startCore({
     dataDir,
-    database: databaseUrl ? { url: databaseUrl } : undefined,
+    database: databaseUrl ? { url: databaseUrl, statementTimeoutMs: options.statementTimeoutMs } : undefined,
     port: 0,
     secretKey,
     config,

@@ -73,14 +73,14 @@ export function migratedPostgresDatabases(migrate: (url: string) => Promise<void
 }
 
 /**
- * Locks one row (`select … for update` in a transaction left open) until `release()`: a writer of that row waits
- * there, e.g. for a test to kill it mid-transaction.
+ * Runs `statement` (`select … for update`, `lock table …`) in a transaction left open until `release()`: whoever
+ * needs what it locked waits there, e.g. for a test to kill it mid-transaction or to see its deadline pass.
  */
-export async function holdRowLock(url: string, table: string, id: string): Promise<{ release(): Promise<void> }> {
+export async function holdLock(url: string, statement: string, values: unknown[] = []): Promise<{ release(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('begin');
-  await client.query(`select 1 from ${pg.escapeIdentifier(table)} where id = $1 for update`, [id]);
+  await client.query(statement, values);
   return {
     async release() {
       await client.query('rollback');

@@ -6,7 +6,7 @@
 import {
   createPostgresDatabase,
   dropPostgresDatabases,
-  holdRowLock,
+  holdLock,
   lockWaits,
   queryPostgres,
   removeTempDirs,
@@ -45,7 +45,7 @@ it('a core killed inside a live run’s finish leaves the run open and the flag 
   expect(flag.status).toBe(201);
   expect((await api('/deployments', { environment: 'preview', files: salesAgent('Plans start at 12 USD.') })).status).toBe(201);
 
-  const lock = await holdRowLock(databaseUrl, 'flags', flag.body.id);
+  const lock = await holdLock(databaseUrl, 'select 1 from flags where id = $1 for update', [flag.body.id]);
   const published = await api('/publish', {});
   const runId = published.body.eval_run_id as string;
   expect(runId).toEqual(expect.any(String));

@@ -14,15 +14,20 @@ const migrationLock = 7_302_115_001;
 export interface PostgresOptions {
   /** Connections this core keeps open at most (SVC_DATABASE_POOL). */
   poolSize?: number;
+  /**
+   * How long a statement may run, waits for locks included, before PostgreSQL cancels it and the call answers 503
+   * (SVC_DATABASE_STATEMENT_TIMEOUT_MS). Migrations have no limit.
+   */
+  statementTimeoutMs?: number;
 }
 
 /**
  * Connects to the database at `url` and applies the committed migrations under an advisory lock: the first core
  * to start migrates, the others wait for it and find nothing left to do.
  */
-export async function openPostgres(url: string, { poolSize = 10 }: PostgresOptions = {}): Promise<PgDb> {
-  // A database out of reach fails a call within seconds rather than holding it.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+export async function openPostgres(url: string, { poolSize = 10, statementTimeoutMs = 10_000 }: PostgresOptions = {}): Promise<PgDb> {
+  // A database out of reach, or a table another session holds locked, fails a call within seconds rather than holding it.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
   // A connection the server drops (a restart, a failover) must not end core: the pool replaces an idle one on the next
   // query, and the query a busy one was running fails with the error. Without a listener of its own, a busy
   // connection's error would be thrown as an uncaught exception.
@@ -31,11 +36,14 @@ export async function openPostgres(url: string, { poolSize = 10 }: PostgresOptio
   try {
     const client = await pool.connect();
     try {
+      // Waiting for another core's migration, and migrating a large table, take as long as they take.
+      await client.query('set statement_timeout = 0');
       await client.query('select pg_advisory_lock($1)', [migrationLock]);
       try {
         await migrate(drizzle({ client }), { migrationsFolder });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [migrationLock]);
+        await client.query('reset statement_timeout');
       }
     } finally {
       client.release();

@@ -1,4 +1,5 @@
 import { DomainError } from '@svc/domain';
+import { sqlState } from '../unavailable.ts';
 import type { PgDb } from './database.ts';
 
 export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
@@ -18,15 +19,6 @@ export type Transact = <T>(work: (tx: PgTx) => Promise<T>, options?: TransactOpt
 const retriedCodes = new Set(['40001', '40P01']); // serialization failure, deadlock
 const duplicateKey = '23505';
 const maxAttempts = 40;
-
-/** The SQLSTATE of a database error, which drizzle wraps in its own. */
-export function sqlState(error: unknown): string | undefined {
-  for (let cause = error; typeof cause === 'object' && cause !== null; cause = (cause as { cause?: unknown }).cause) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
 
 /** The answer to a write a unique index refuses: the request clashed with data already there. */
 export const conflict = () =>
