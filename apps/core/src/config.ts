@@ -21,8 +21,11 @@ export interface CoreConfig {
    * what it claimed to send (60 s unless told); a core that dies mid-send leaves its items to the others after it.
    */
   delivery: { pollMs: number; backoffBaseMs: number; maxBackoffMs: number; claimMs?: number };
-  /** `smtpUrl` unset: local mode keeps mails in the dev mailbox; elsewhere no mail can be sent. */
-  mail: { smtpUrl: string | undefined; from: string };
+  /**
+   * `smtpUrl` unset: local mode keeps mails in the dev mailbox; elsewhere no mail can be sent. `timeoutMs`: how long
+   * connecting, the server's greeting and each exchange may take before the send fails and is retried.
+   */
+  mail: { smtpUrl: string | undefined; from: string; timeoutMs: number };
   /** Model providers of the agent runtime (base URLs and keys). */
   models: ProviderSettings;
   /** Where the agents' tool calls may connect: public addresses, and these exceptions. */
@@ -74,7 +77,7 @@ export const defaultConfig: CoreConfig = {
   otp: { ttlSeconds: 600, resendSeconds: 30, numberLimit: 5, numberWindowSeconds: 600, workspaceHourlyLimit: 1000 },
   providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com' },
   delivery: { pollMs: 1000, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
-  mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' },
+  mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>', timeoutMs: 10_000 },
   models: {},
   toolEgress: { allowPrivateNetworks: false },
   evals: { judges: [], leaseMs: 60_000 },

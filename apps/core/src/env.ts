@@ -32,6 +32,8 @@ const schema = z.object({
   TWILIO_API_URL: httpUrl.default(defaultConfig.providers.twilioApiUrl),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' }).optional(),
   MAIL_FROM: z.string().min(3).default(defaultConfig.mail.from),
+  /** How long an SMTP server may take to connect, greet and answer each command before the send is retried. */
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(defaultConfig.mail.timeoutMs),
   OPENAI_BASE_URL: httpUrl.optional(),
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: httpUrl.optional(),
@@ -100,7 +102,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
       },
       providers: { whatsappGraphUrl: parsed.WHATSAPP_GRAPH_URL, twilioApiUrl: parsed.TWILIO_API_URL },
       delivery: { ...defaultConfig.delivery, claimMs: parsed.SVC_OUTBOX_CLAIM_MS },
-      mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM },
+      mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM, timeoutMs: parsed.SMTP_TIMEOUT_MS },
       models: {
         openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
         anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },

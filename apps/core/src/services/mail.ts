@@ -17,11 +17,24 @@ export interface MailContent {
 }
 
 /**
+ * The SMTP URL with a deadline on connecting, on the server's greeting and on each exchange, unless it sets its own
+ * (nodemailer reads them from the URL's query). A server that takes the connection and then says nothing would
+ * otherwise hold a send past the mail's claim, and another core would send the mail too.
+ */
+function withDeadlines(smtpUrl: string, timeoutMs: number): string {
+  const url = new URL(smtpUrl);
+  for (const name of ['connectionTimeout', 'greetingTimeout', 'socketTimeout']) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(timeoutMs));
+  }
+  return url.href;
+}
+
+/**
  * Mail through the mail outbox: SMTP (nodemailer, SMTP_URL) when configured, else local mode's dev mailbox.
  * Bodies carry sign-in links, so they are sealed at rest and cleared once sent.
  */
 export function createMailer(store: Store, keyring: Keyring, config: CoreConfig, clock: Clock, log: Logger) {
-  const transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : undefined;
+  const transport = config.mail.smtpUrl ? nodemailer.createTransport(withDeadlines(config.mail.smtpUrl, config.mail.timeoutMs)) : undefined;
   const now = () => clock().toISOString();
 
   async function send(mail: MailRecord, held: HeldClaim): Promise<boolean> {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startSmtpCapture, type SmtpCapture } from '@svc/testkit';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config.ts';
 import { acmeWithFlags, digestCores, flagReplies } from './digest-world.ts';
 
 let smtp: SmtpCapture;
@@ -103,7 +104,7 @@ it('mails once when runs of the day go at once', async () => {
 });
 
 it('queues no mail it could not deliver (no SMTP_URL outside local mode): the flags stay new for a later mail', async () => {
-  cores = digestCores(smtp.url, { mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>' } });
+  cores = digestCores(smtp.url, { mail: { ...defaultConfig.mail, smtpUrl: undefined } });
   cores.at('2026-04-05T11:00:00.000Z');
   const unmailed = await cores.start();
   const { workspace } = await acmeWithFlags(unmailed.services, ['Greet by name.']);
