@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { createLogger } from '@svc/server-kit';
 import { afterEach, expect, it } from 'vitest';
 import { defaultConfig, type RunningCore, startCore } from '../src/bootstrap.ts';
+import { readEnv } from '../src/env.ts';
 import { tempDir } from './temp-dir.ts';
 
 let core: RunningCore | undefined;
@@ -111,4 +112,11 @@ it('gives up on an SMTP server that takes the connection and says nothing within
   expect(sockets.size).toBe(1);
   for (const socket of sockets) socket.destroy();
   await new Promise((resolve) => silent.close(resolve));
+});
+
+it('reads SMTP_TIMEOUT_MS, 10 s unless told', () => {
+  const base = { SVC_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), SMTP_URL: 'smtp://mail.internal:587' };
+  expect(readEnv(base).config.mail).toMatchObject({ smtpUrl: 'smtp://mail.internal:587', timeoutMs: 10_000 });
+  expect(readEnv({ ...base, SMTP_TIMEOUT_MS: '2500' }).config.mail.timeoutMs).toBe(2500);
+  expect(() => readEnv({ ...base, SMTP_TIMEOUT_MS: '5' })).toThrow('SMTP_TIMEOUT_MS');
 });
