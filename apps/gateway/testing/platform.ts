@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { type CoreConfig, createPostgresStore, defaultConfig, type RunningCore, startCore } from '@svc/core/bootstrap';
 import { startRunner } from '@svc/eval-runner';
-import { dropPostgresDatabase, dropPostgresDatabases, freePort, migratedPostgresDatabases, tempDir } from '@svc/testkit';
+import { dropPostgresDatabases, freePort, migratedPostgresDatabases, tempDir } from '@svc/testkit';
 import { afterAll } from 'vitest';
 import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit';
 import { startGateway } from '../src/index.ts';
@@ -20,7 +20,7 @@ export interface TestPlatform {
   secretKey: Buffer;
   /** Stops both servers, keeping the data dir (for restart tests). */
   halt(): Promise<void>;
-  /** Stops both servers and removes the data dir (and the PostgreSQL database it made). */
+  /** Stops both servers and removes the data dir; the PostgreSQL database it made is dropped as the test file ends. */
   stop(): Promise<void>;
 }
 
@@ -62,8 +62,9 @@ export interface PlatformOptions {
 // A cast: the GitHub App's tests see Probot's narrower declaration of LOG_LEVEL.
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv;
 
-const drops: Promise<void>[] = [];
-afterAll(() => Promise.all(drops).then(dropPostgresDatabases));
+// Dropping a database waits for a checkpoint, seconds on a busy server, and running beside the next test's database
+// copy it slows that test: the databases a test file made are dropped once, as it ends.
+afterAll(dropPostgresDatabases);
 
 /** A new database with core's tables: a copy of one migrated once per test file. */
 const migratedPostgresDatabase = migratedPostgresDatabases(async (url) => (await createPostgresStore(url)).close());
@@ -140,8 +141,6 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     async stop() {
       await halt();
       rmSync(dataDir, { recursive: true, force: true });
-      // Dropping a database waits for a checkpoint, seconds on a busy server: the test file's end waits for it.
-      if (databaseUrl && !options.databaseUrl) drops.push(dropPostgresDatabase(databaseUrl).catch(() => {}));
     },
   };
 }
