@@ -36,6 +36,9 @@ export interface CoreChannelOptions {
   silenceMs?: number;
 }
 
+/** How long core may answer nothing, pings included, before its calls fail, unless told (SVC_CORE_SILENCE_MS). */
+export const defaultCoreSilenceMs = 3_000;
+
 /** The most a frame of answers may carry (a workspace's whole agent bundle is one answer). */
 const maxFrameBytes = 64 * 1024 * 1024;
 
@@ -63,7 +66,7 @@ export class CoreChannel {
 
   constructor(
     private readonly url: string,
-    { internalToken, answerTimeoutMs = 300_000, openTimeoutMs, retryDownMs = 1_000, silenceMs = 3_000 }: CoreChannelOptions,
+    { internalToken, answerTimeoutMs = 300_000, openTimeoutMs, retryDownMs = 1_000, silenceMs = defaultCoreSilenceMs }: CoreChannelOptions,
   ) {
     this.answerTimeoutMs = answerTimeoutMs;
     this.openTimeoutMs = openTimeoutMs ?? silenceMs;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
+import { defaultCoreSilenceMs } from './core-channel.ts';
 
 const schema = z
   .object({
@@ -15,7 +16,7 @@ const schema = z
     SVC_SECRET_KEY: z.string().optional(),
     SVC_DATA_DIR: z.string().min(1).default('.svc'),
     /** How long a core may answer nothing, pings included, before its calls fail with 503. */
-    SVC_CORE_SILENCE_MS: z.coerce.number().int().min(100).max(300_000).default(3_000),
+    SVC_CORE_SILENCE_MS: z.coerce.number().int().min(100).max(300_000).default(defaultCoreSilenceMs),
   })
   .transform((env) => ({
     port: env.PORT,

@@ -132,9 +132,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
    */
   async function overrideFlag(run: EvalRunRecord, result: EvalResultView, actor: string): Promise<void> {
     if (run.environment !== liveEnvironment || run.status !== 'finished') return;
-    const evalCase = await store.evalCases.get(run.workspaceId, result.case_id);
-    if (!evalCase?.originFlagId || evalCase.deletedAt) return;
-    const flag = await store.flags.get(run.workspaceId, evalCase.originFlagId);
+    const flag = await flags.originOf(run.workspaceId, result.case_id);
     if (!flag) return;
     try {
       if (result.verdict === 'pass' && flag.status === 'open' && flag.note) {

@@ -102,6 +102,13 @@ export function createFlagService(store: Store, clock: Clock) {
     };
   }
 
+  /** The flag a case was made from, while the case is not removed. */
+  async function originOf(workspaceId: string, caseId: string): Promise<FlagRecord | undefined> {
+    const evalCase = await store.evalCases.get(workspaceId, caseId);
+    if (!evalCase?.originFlagId || evalCase.deletedAt) return undefined;
+    return store.flags.get(workspaceId, evalCase.originFlagId);
+  }
+
   /** Applies an action, recomputed on the state that holds if another change got there first. */
   async function act(workspaceId: string, id: string, actor: string, action: FlagAction, at: string): Promise<FlagRecord> {
     for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
@@ -114,6 +121,8 @@ export function createFlagService(store: Store, clock: Clock) {
   }
 
   return {
+    originOf,
+
     /** Flags an agent reply of one of the workspace's conversations, freezing what the chat showed. */
     async create(membership: Membership, actor: string, input: CreateFlagInput): Promise<FlagView> {
       requireFlagger(membership);
@@ -223,9 +232,7 @@ export function createFlagService(store: Store, clock: Clock) {
     async fixesBy(workspaceId: string, caseIds: string[], version: { id: string; number: number }, at: string): Promise<FlagChange[]> {
       const fixes = await Promise.all(
         caseIds.map(async (caseId) => {
-          const evalCase = await store.evalCases.get(workspaceId, caseId);
-          if (!evalCase?.originFlagId || evalCase.deletedAt) return undefined;
-          const flag = await store.flags.get(workspaceId, evalCase.originFlagId);
+          const flag = await originOf(workspaceId, caseId);
           if (flag?.status !== 'open' || !flag.note) return undefined;
           return changeOf(flag, systemActor, { kind: 'fix', version, at }, at);
         }),

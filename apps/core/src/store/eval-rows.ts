@@ -53,3 +53,6 @@ export const executionRow = ({ tokens, judgeTokens, ...execution }: EvalExecutio
 export const openRunStatuses = ['queued', 'running'] as const;
 /** Executions not done yet: leased ones only until their lease expires. */
 export const openExecutionStatuses = ['pending', 'leased'] as const;
+
+/** Thrown inside a run's finish to roll it back: a flag moved on since the run's changes to it were computed. */
+export class FlagMoved extends Error {}

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, exists, gt, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
-import { executionRow, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
+import { executionRow, FlagMoved, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
 import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
@@ -12,9 +12,6 @@ import type { PgTx, Transact } from './transaction.ts';
 
 /** Executions inserted per statement when a run is created: well under PostgreSQL's 65,535 parameters. */
 const executionsPerInsert = 1000;
-
-/** Thrown inside a transaction to roll it back: a flag moved on since the run's changes to it were computed. */
-class FlagMoved extends Error {}
 
 /** An execution a lease may take: pending, or leased until before `now`. */
 const leasableAt = (now: string) =>

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, exists, gt, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
-import { executionRow, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
+import { executionRow, FlagMoved, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
 import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
@@ -9,9 +9,6 @@ import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { applyFlagChange } from './flags.ts';
 import { chats, evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
-
-/** Thrown inside a write to roll it back: a flag moved on since the run's changes to it were computed. */
-class FlagMoved extends Error {}
 
 export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
