@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createLogger } from '@svc/server-kit';
 import { afterEach, expect, it } from 'vitest';
-import { defaultConfig, type RunningCore, startCore } from '../src/bootstrap.ts';
+import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '../src/bootstrap.ts';
 import { readEnv } from '../src/env.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -21,21 +21,32 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-it('retries a sign-in mail while its link works, past where delivery once gave up, and gives up once it expires', async () => {
-  let now = Date.parse('2026-06-01T12:00:00.000Z');
-  const dataDir = tempDir();
-  core = await startCore({
+/** Core on a fresh data dir, mailing through `mail` (over the defaults), retrying as `delivery` says. */
+async function coreMailingTo(
+  dataDir: string,
+  mail: Partial<CoreConfig['mail']>,
+  delivery: CoreConfig['delivery'],
+  clock?: () => Date,
+): Promise<RunningCore> {
+  return startCore({
     dataDir,
     port: 0,
     secretKey: randomBytes(32),
-    config: {
-      ...defaultConfig,
-      mail: { ...defaultConfig.mail, smtpUrl: `smtp://svc:secret@127.0.0.1:${await deadPort()}` },
-      delivery: { pollMs: 50, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
-    },
-    clock: () => new Date(now),
+    config: { ...defaultConfig, mail: { ...defaultConfig.mail, ...mail }, delivery },
+    clock,
     log: createLogger('core', { LOG_LEVEL: 'silent' }),
   });
+}
+
+it('retries a sign-in mail while its link works, past where delivery once gave up, and gives up once it expires', async () => {
+  let now = Date.parse('2026-06-01T12:00:00.000Z');
+  const dataDir = tempDir();
+  core = await coreMailingTo(
+    dataDir,
+    { smtpUrl: `smtp://svc:secret@127.0.0.1:${await deadPort()}` },
+    { pollMs: 50, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
+    () => new Date(now),
+  );
   const { loginLinks, store } = core.services;
   await loginLinks.requestConsoleLink('ada@example.com', '/', '127.0.0.1');
   const pending = async () => store.mails.due('9999-01-01T00:00:00.000Z', 10);
@@ -61,18 +72,12 @@ it('retries a sign-in mail while its link works, past where delivery once gave u
 it('retries an invitation mail for as long as the invitation works, past a sign-in link’s 15 minutes', async () => {
   let now = Date.parse('2026-06-01T12:00:00.000Z');
   const smtpPort = await deadPort();
-  core = await startCore({
-    dataDir: tempDir(),
-    port: 0,
-    secretKey: randomBytes(32),
-    config: {
-      ...defaultConfig,
-      mail: { ...defaultConfig.mail, smtpUrl: `smtp://svc:secret@127.0.0.1:${smtpPort}` },
-      delivery: { pollMs: 50, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
-    },
-    clock: () => new Date(now),
-    log: createLogger('core', { LOG_LEVEL: 'silent' }),
-  });
+  core = await coreMailingTo(
+    tempDir(),
+    { smtpUrl: `smtp://svc:secret@127.0.0.1:${smtpPort}` },
+    { pollMs: 50, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
+    () => new Date(now),
+  );
   const { identity, workspaces, members, store } = core.services;
   const ada = await identity.findOrCreateUser('ada@example.com');
   const acme = await workspaces.create(ada.id, { slug: 'acme' });
@@ -91,17 +96,11 @@ it('gives up on an SMTP server that takes the connection and says nothing within
   const sockets = new Set<Socket>();
   const silent = createServer((socket) => void sockets.add(socket));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  core = await startCore({
-    dataDir: tempDir(),
-    port: 0,
-    secretKey: randomBytes(32),
-    config: {
-      ...defaultConfig,
-      mail: { ...defaultConfig.mail, smtpUrl: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 300 },
-      delivery: { pollMs: 50, backoffBaseMs: 60_000, maxBackoffMs: 60_000 },
-    },
-    log: createLogger('core', { LOG_LEVEL: 'silent' }),
-  });
+  core = await coreMailingTo(
+    tempDir(),
+    { smtpUrl: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 300 },
+    { pollMs: 50, backoffBaseMs: 60_000, maxBackoffMs: 60_000 },
+  );
   const { loginLinks, store } = core.services;
   await loginLinks.requestConsoleLink('ada@example.com', '/', '127.0.0.1');
   const pending = async () => (await store.mails.due('9999-01-01T00:00:00.000Z', 10))[0];
