@@ -31,5 +31,7 @@ it('a core running at 08:00 in Santiago queues the day’s mail then, and not be
   expect(queuedSubjects(cores.dataDir)).toEqual([]);
 
   await vi.advanceTimersByTimeAsync(31_000); // 08:00:01, the first day of summer time: 11:00 UTC
-  await vi.waitFor(() => expect(queuedSubjects(cores.dataDir)).toEqual(['1 new flagged reply in acme', '1 new flagged reply in acme']));
+  await vi.waitFor(() => expect(queuedSubjects(cores.dataDir)).toEqual(['1 new flagged reply in acme', '1 new flagged reply in acme']), {
+    timeout: 30_000,
+  });
 });

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { orderAgent } from '../agents/order-agent.ts';
+import { invitationLink } from '../members/setup.ts';
 import { expectFits, launchChromium, widths, windowOf } from './chromium.ts';
 
 // Long values, as real ones can be: they must wrap, never widen the page.
@@ -39,7 +40,9 @@ beforeAll(async () => {
   expect((await api('/cli/whoami')).status).toBe(200);
   expect((await api(`/api/developer/v1/${acme.slug}/sender`, { kind: 'dev' }, 'PUT')).status).toBe(200);
   expect((await api(`/api/v1/${acme.slug}/phone_verifications`, { phone_number: '+56912345678' })).status).toBe(201);
-  await vi.waitFor(async () => expect((await request(`${platform.url}/dev/outbox.json`)).body.messages).toHaveLength(1));
+  await vi.waitFor(async () => expect((await request(`${platform.url}/dev/outbox.json`)).body.messages).toHaveLength(1), {
+    timeout: 30_000,
+  });
   const files = { ...orderAgent({ url: backend.url }), 'svc.yaml': `workspace: ${acme.slug}\n` };
   expect(
     (await api(`/api/developer/v1/${acme.slug}/deployments`, { environment: 'feat-a-rather-long-branch-name-for-tests', files })).status,
@@ -108,12 +111,7 @@ it.each(widths)(
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByRole('heading', { name: 'Pending invitations' }).waitFor();
     await expectFits(page, 'members-invited');
-    const mailed = await vi.waitFor(async () => {
-      const { messages } = (await request(`${platform.url}/dev/mailbox.json`)).body as { messages: { to: string; text: string }[] };
-      const link = messages.find((m) => m.to === invited)?.text.match(/https?:\/\/\S+\/invitations\/[\w-]+/)?.[0];
-      if (!link) throw new Error('no invitation mail yet');
-      return new URL(link).pathname;
-    });
+    const mailed = await invitationLink(platform, invited);
     await visit(mailed, 'invitation-other-account');
 
     await visit('/tokens', 'tokens');

@@ -117,7 +117,7 @@ describe('a run', () => {
       expect(started.status).toBe(202);
       await backend.held(1);
       // The greeting's replay needs no backend: once it is done, only the held replay is still going.
-      await vi.waitFor(async () => expect((await ws.evals(`/runs/${started.body.id}`)).body.done).toBe(1));
+      await vi.waitFor(async () => expect((await ws.evals(`/runs/${started.body.id}`)).body.done).toBe(1), { timeout: 30_000 });
       const pending = await ws.evals(`/runs/${started.body.id}/results/${held}/override`, { method: 'PUT', json: { verdict: 'pass' } });
       expect(pending.status).toBe(409);
       expect(pending.body.error.code).toBe('result_pending');

@@ -36,11 +36,12 @@ describe('members API', () => {
         expires_at: invited.body.expires_at,
       },
     ]);
+    // Queued with the answer, delivered a moment later: its link is there once it is.
+    expect(await invitationLink(platform, 'sue@example.com')).toMatch(/^\/invitations\/[\w-]{43}$/);
     const { messages } = (await request(`${platform.url}/dev/mailbox.json`)).body;
     const mail = messages.find((m: { to: string }) => m.to === 'sue@example.com');
     expect(mail.subject).toBe('owner@invites.example invited you to the svc workspace invites');
     expect(mail.text).toContain('as supervisor');
-    expect(await invitationLink(platform, 'sue@example.com')).toMatch(/^\/invitations\/[\w-]{43}$/);
   });
 
   it('lets every member read, and owners change roles and remove members; the removed lose access at once', async () => {
