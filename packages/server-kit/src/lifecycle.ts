@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from './env.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -23,8 +23,14 @@ export function listen(server: Server, port: number, host?: string, variable?: s
   });
 }
 
+/**
+ * Stops taking connections and resolves once the requests under way are answered. A keep-alive connection that was
+ * busy when the server closed would otherwise carry a polling client's next request, and the next, and the close
+ * would never end: each answer after the close asks its client to close the connection.
+ */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve, reject) => {
+    server.prependListener('request', (_request, response: ServerResponse) => response.setHeader('connection', 'close'));
     server.close((error) => (error ? reject(error) : resolve()));
     server.closeIdleConnections();
   });
