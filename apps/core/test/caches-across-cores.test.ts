@@ -83,6 +83,25 @@ async function addedTestNumberWorksOnTheOtherCore([one, other]: Services[]) {
   expect(await other!.verifications.verify('ws_1', id, '424242')).toEqual({ verified: true });
 }
 
+async function changedMembershipIsSeenByTheOtherCore([one, other]: Services[]) {
+  const { store } = one!;
+  const role = async (core: Services) => (await core.workspaces.resolve('acme', 'usr_2').catch(() => undefined))?.role;
+  await store.users.create({ id: 'usr_2', email: 'bob@example.com', createdAt: at });
+  await store.workspaces.addMember('ws_1', 'usr_2', 'supervisor', at);
+  expect(await role(one!)).toBe('supervisor');
+  expect(await role(other!)).toBe('supervisor');
+  let told = heard(other!, 'memberships', 'usr_2');
+  await store.workspaces.addMember('ws_1', 'usr_2', 'developer', at);
+  expect(await role(one!)).toBe('developer');
+  await told;
+  expect(await role(other!)).toBe('developer');
+  told = heard(other!, 'memberships', 'usr_2');
+  await store.members.remove('ws_1', 'usr_2', { id: 'me_1', workspaceId: 'ws_1', actorEmail: 'ada@example.com', at });
+  expect(await role(one!)).toBeUndefined();
+  await told;
+  expect(await role(other!)).toBeUndefined();
+}
+
 describe('two cores on one SQLite store', () => {
   const twoCores = () => {
     const store = createSqliteStore(join(tempDir(), 'svc.db'));
@@ -92,17 +111,8 @@ describe('two cores on one SQLite store', () => {
   it('a sender changed through one is used by the other', async () => changedSenderIsUsedByTheOtherCore(await twoCores()));
   it('a test number added through one works on the other', async () => addedTestNumberWorksOnTheOtherCore(await twoCores()));
 
-  it('a membership changed through the store is seen at once by the next lookup', async () => {
-    const [core] = await twoCores();
-    const { store } = core!;
-    await store.users.create({ id: 'usr_2', email: 'bob@example.com', createdAt: at });
-    await store.workspaces.addMember('ws_1', 'usr_2', 'supervisor', at);
-    expect(await store.workspaces.findForUser('acme', 'usr_2')).toMatchObject({ role: 'supervisor' });
-    await store.workspaces.addMember('ws_1', 'usr_2', 'developer', at);
-    expect(await store.workspaces.findForUser('acme', 'usr_2')).toMatchObject({ role: 'developer' });
-    await store.members.remove('ws_1', 'usr_2', { id: 'me_1', workspaceId: 'ws_1', actorEmail: 'ada@example.com', at });
-    expect(await store.workspaces.findForUser('acme', 'usr_2')).toBeUndefined();
-  });
+  it('a membership changed through either is seen by the other at once', async () =>
+    changedMembershipIsSeenByTheOtherCore(await twoCores()));
 });
 
 describe('two cores on one PostgreSQL database', () => {
@@ -110,6 +120,11 @@ describe('two cores on one PostgreSQL database', () => {
     const url = await createPostgresDatabase();
     const first = await createPostgresStore(url);
     await revokedTokenIsRefusedByTheOtherCore(await startCores([first, await createPostgresStore(url)]));
+  });
+  it('a membership changed through one is seen by the other as soon as the notification arrives', async () => {
+    const url = await createPostgresDatabase();
+    const first = await createPostgresStore(url);
+    await changedMembershipIsSeenByTheOtherCore(await startCores([first, await createPostgresStore(url)]));
   });
 
   // Until every part of the PostgreSQL store is built: the data in one SQLite file, each core's changes told through

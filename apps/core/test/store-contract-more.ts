@@ -34,16 +34,20 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 100);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(1);
       expect((await store.outbox.due(at(2), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_1', at(10)]]);
-      const resent = await store.verifications.resend(
+      await store.verifications.resend(
         'pv_1',
         at(1),
         { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' },
         message('m_2', 'pv_1', 3),
         100,
       );
-      expect(resent).toMatchObject({ codeHmac: 'bb', sendCount: 2, expiresAt: at(20) });
+      expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ codeHmac: 'bb', sendCount: 2, expiresAt: at(20) });
       expect((await store.outbox.due(at(4), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_2', at(20)]]);
-      expect(await store.outbox.recentSendTimes('ws_1', '+56912345678', at(0), 5)).toEqual([at(3), at(1)]);
+      expect(await store.verifications.sendState('ws_1', '+56912345678', at(4), at(0), 5)).toMatchObject({
+        pending: { id: 'pv_1', lastSentAt: at(3) },
+        recentSendTimes: [at(3), at(1)],
+      });
+      expect((await store.verifications.sendState('ws_1', '+56912345678', at(4), at(2), 1)).recentSendTimes).toEqual([at(3)]);
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
     });
 
@@ -81,7 +85,10 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       await store.verifications.create(verification('pv_2', '+56987654321'), null, 100);
       expect(await store.verifications.markVerified('pv_2', at(5))).toBe(true);
       expect(await store.verifications.markVerified('pv_2', at(6))).toBe(false);
-      expect(await store.verifications.findPending('ws_1', '+56987654321', at(6))).toBeUndefined();
+      expect(await store.verifications.sendState('ws_1', '+56987654321', at(6), at(0), 5)).toEqual({
+        pending: undefined,
+        recentSendTimes: [],
+      });
     });
 
     it('records a delivery on the message and its verification, and finds it by the provider id', async () => {

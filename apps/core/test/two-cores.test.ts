@@ -5,6 +5,7 @@ import { startFakeProvider } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config.ts';
 import { createServices, type Services } from '../src/services/index.ts';
+import { hourOf } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { closeStores, openCoreStores } from './test-stores.ts';
 
@@ -13,18 +14,20 @@ import { closeStores, openCoreStores } from './test-stores.ts';
  * store (its own connections); on SQLite they share one. What one core's memory cannot see of the other, only the
  * database keeps right.
  */
+const log = createLogger('core', { LOG_LEVEL: 'silent' });
+
 describe.each(['sqlite', 'postgres'] as const)('two cores on %s', (kind) => {
   let stores: Store[];
   let store: Store;
   let cores: Services[];
+  let secretKey: Buffer;
   const number = '+56912345678';
   const at = '2026-06-01T12:00:00.000Z';
 
   beforeEach(async () => {
     stores = await openCoreStores(kind, 2);
     store = stores[0]!;
-    const secretKey = randomBytes(32);
-    const log = createLogger('core', { LOG_LEVEL: 'silent' });
+    secretKey = randomBytes(32);
     cores = stores.map((own) => createServices({ store: own, secretKey, log }));
     await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at });
     await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at }, 'usr_1');
@@ -49,6 +52,22 @@ describe.each(['sqlite', 'postgres'] as const)('two cores on %s', (kind) => {
     const refused = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as DomainError] : []));
     expect(refused.map((error) => error.code)).toEqual(Array(19).fill('resend_too_soon'));
     expect(await deliveredCodes()).toBe(1);
+  });
+
+  it('passes the hourly cap by at most one code per core when a workspace sends through both cores at once', async () => {
+    const config = { ...defaultConfig, otp: { ...defaultConfig.otp, workspaceHourlyLimit: 5 } };
+    const capped = stores.map((own) => createServices({ store: own, secretKey, log, config }));
+    cores.push(...capped);
+    const numbers = Array.from({ length: 30 }, (_, i) => `+5691000${String(i).padStart(4, '0')}`);
+    const results = await Promise.allSettled(numbers.map((phone, i) => capped[i % 2]!.verifications.create('ws_1', phone)));
+    const sent = results.filter((result) => result.status === 'fulfilled').length;
+    // SQLite writes one at a time: exactly the cap. On PostgreSQL each core counts in its own row, so the two may
+    // each send one past what the other had counted.
+    if (kind === 'sqlite') expect(sent).toBe(5);
+    else expect(sent).toBeGreaterThanOrEqual(5);
+    expect(sent).toBeLessThanOrEqual(5 + 1);
+    for (const result of results) if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'send_limit_exceeded' });
+    expect(await store.outbox.sendsInHour('ws_1', hourOf(new Date().toISOString()))).toBe(sent);
   });
 
   it('runs a request with one Idempotency-Key once when its retries reach both cores at once, and answers them all alike', async () => {

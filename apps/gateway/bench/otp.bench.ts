@@ -4,7 +4,8 @@
  * bare express JSON POST handler measured in the same run on the same machine. Three deployments are measured:
  * one core on SQLite, one core on PostgreSQL, and two cores on one PostgreSQL database behind one gateway whose
  * CORE_URLS lists both (the machine's server at 127.0.0.1:5432, SVC_TEST_POSTGRES_URL; a database of its own is
- * made for each and dropped at the end).
+ * made for each and dropped at the end). Each deployment's creates are measured on one workspace, and spread over 20
+ * workspaces, where no workspace's creates wait on another's.
  *
  * The measures run in interleaved rounds (baseline, create, verify, create, verify, ..., baseline, ...) and the
  * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the
@@ -32,6 +33,8 @@ import { type SharedStore, startProcesses } from '../testing/processes.ts';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The workspaces the spread create rows take turns over. */
+const spreadOver = 20;
 
 /** CPU time (user + system) a process has used, in microseconds; 0 where /proc is missing. */
 function cpuMicros(pid: number | undefined): number {
@@ -100,36 +103,45 @@ async function deploymentMeasures({ name, store, cores }: Deployment, graphUrl: 
     const response = await fetch(`${url}${path}`, { method, headers, body: JSON.stringify(body) });
     if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   };
-  await setUp('/cli/workspaces', 'POST', { slug: 'bench' });
-  await setUp('/api/developer/v1/bench/sender', 'PUT', {
-    kind: 'whatsapp_cloud',
-    phone_number_id: '1234567890',
-    access_token: 'bench',
-    template: 'otp_code',
-  });
+  // Workspace `bench` takes the single-workspace rows; the spread rows take turns over it and 19 more.
+  const slugs = ['bench', ...Array.from({ length: spreadOver - 1 }, (_, i) => `bench-${i + 1}`)];
+  for (const slug of slugs) {
+    await setUp('/cli/workspaces', 'POST', { slug });
+    await setUp(`/api/developer/v1/${slug}/sender`, 'PUT', {
+      kind: 'whatsapp_cloud',
+      phone_number_id: '1234567890',
+      access_token: 'bench',
+      template: 'otp_code',
+    });
+  }
   let turn = 0;
   const ids: string[] = [];
-  return [
-    {
-      name: `create verification (${name})`,
-      options: {
-        url: `${url}/api/v1/bench/phone_verifications`,
-        method: 'POST',
-        headers,
-        requests: [
-          {
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ phone_number: `+569${String(10_000_000 + next++)}` }) }),
-            onResponse: (status, body) => {
-              if (status !== 201) return;
-              ids.push((JSON.parse(body) as { verification_id: string }).verification_id);
-              created++;
-            },
-          },
-        ],
+  const creates = (workspaces: string[]): autocannon.Options => ({
+    url,
+    method: 'POST',
+    headers,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const n = next++;
+          return {
+            ...req,
+            path: `/api/v1/${workspaces[n % workspaces.length]}/phone_verifications`,
+            body: JSON.stringify({ phone_number: `+569${String(10_000_000 + n)}` }),
+          };
+        },
+        onResponse: (status, body) => {
+          if (status !== 201) return;
+          const { verification_id: id } = JSON.parse(body) as { verification_id: string };
+          if (id && workspaces.length === 1) ids.push(id);
+          created++;
+        },
       },
-      expected: 201,
-      servers,
-    },
+    ],
+  });
+  return [
+    { name: `create verification (${name})`, options: creates(['bench']), expected: 201, servers },
+    { name: `create, ${spreadOver} workspaces (${name})`, options: creates(slugs), expected: 201, servers },
     {
       // Each verification gets four wrong codes in a row: one fewer than the five that block it.
       name: `verify, wrong code: 422 (${name})`,

@@ -1,7 +1,5 @@
 import { DomainError } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
-import { hourOf } from '../store/messaging-store.ts';
-import type { Store } from '../store/store.ts';
 
 const hourMs = 3_600_000;
 
@@ -13,34 +11,25 @@ function limited(message: string, retryAfter: number): DomainError {
 }
 
 /**
- * Guards against SMS/WhatsApp pumping: at most `numberLimit` sends to one number in a sliding window
- * (Twilio's 5 per 10 minutes), and `workspaceHourlyLimit` sends per workspace per clock hour.
- * Over a limit answers 429 with Retry-After: when the oldest send leaves the window, or the hour ends. This check
- * answers early; the store counts each send against the hourly cap in the send's own transaction, so creates that
- * arrive together cannot overshoot it.
+ * Guards against SMS/WhatsApp pumping: at most `numberLimit` sends to one number in a sliding window (Twilio's 5 per
+ * 10 minutes), given the newest send times to the number (`recentSendTimes`, newest first, from `sendWindowStart`
+ * on). Over the limit answers 429 with Retry-After: when the oldest send leaves the window. The workspace's hourly
+ * cap is kept by the store, which counts each send in the send's own write.
  */
-export async function enforceSendLimits(
-  store: Store,
-  config: CoreConfig,
-  workspaceId: string,
-  phoneNumber: string,
-  now: Date,
-): Promise<void> {
-  const { numberLimit, numberWindowSeconds, workspaceHourlyLimit } = config.otp;
-  const windowMs = numberWindowSeconds * 1000;
-  const since = new Date(now.getTime() - windowMs).toISOString();
-  const times = await store.outbox.recentSendTimes(workspaceId, phoneNumber, since, numberLimit);
-  if (times.length >= numberLimit) {
-    const oldest = Date.parse(times[numberLimit - 1] ?? since);
-    const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000));
-    throw limited(
-      `${numberLimit} codes per ${numberWindowSeconds / 60} minutes already sent to this number; retry in ${retryAfter} s`,
-      retryAfter,
-    );
-  }
-  const hour = hourOf(now.toISOString());
-  if ((await store.outbox.sendsInHour(workspaceId, hour)) >= workspaceHourlyLimit) throw hourUsedUp(config, hour, now);
+export function enforceNumberLimit(config: CoreConfig, recentSendTimes: string[], now: Date): void {
+  const { numberLimit, numberWindowSeconds } = config.otp;
+  if (recentSendTimes.length < numberLimit) return;
+  const oldest = Date.parse(recentSendTimes[numberLimit - 1]!);
+  const retryAfter = Math.max(1, Math.ceil((oldest + numberWindowSeconds * 1000 - now.getTime()) / 1000));
+  throw limited(
+    `${numberLimit} codes per ${numberWindowSeconds / 60} minutes already sent to this number; retry in ${retryAfter} s`,
+    retryAfter,
+  );
 }
+
+/** Where the window of `enforceNumberLimit` starts at `now`. */
+export const sendWindowStart = (config: CoreConfig, now: Date): string =>
+  new Date(now.getTime() - config.otp.numberWindowSeconds * 1000).toISOString();
 
 /** The answer when the workspace's sends for `hour` are used up: retry when the hour ends. */
 export function hourUsedUp(config: CoreConfig, hour: string, now: Date): DomainError {

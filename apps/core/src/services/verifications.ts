@@ -6,7 +6,7 @@ import { ChangeCache } from '../store/change-cache.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
-import { enforceSendLimits, hourUsedUp } from './send-limits.ts';
+import { enforceNumberLimit, hourUsedUp, sendWindowStart } from './send-limits.ts';
 import { digestsEqual, type Keyring } from './secrets.ts';
 import type { SenderService } from './senders.ts';
 
@@ -90,7 +90,13 @@ export function createVerificationService({ store, keyring, senders, config, clo
     if (!testNumber && !sender) {
       throw new DomainError('sender_not_configured', 'configure a sender for this workspace before sending codes');
     }
-    const pending = await store.verifications.findPending(workspaceId, phoneNumber, now.toISOString());
+    const { pending, recentSendTimes } = await store.verifications.sendState(
+      workspaceId,
+      phoneNumber,
+      now.toISOString(),
+      sendWindowStart(config, now),
+      config.otp.numberLimit,
+    );
     if (pending) {
       const resendAt = new Date(Date.parse(pending.lastSentAt) + config.otp.resendSeconds * 1000).toISOString();
       if (Date.parse(resendAt) > now.getTime()) {
@@ -101,7 +107,7 @@ export function createVerificationService({ store, keyring, senders, config, clo
         });
       }
     }
-    if (!testNumber) await enforceSendLimits(store, config, workspaceId, phoneNumber, now);
+    if (!testNumber) enforceNumberLimit(config, recentSendTimes, now);
 
     const id = pending?.id ?? newId('pv');
     const code = testNumber ? keyring.decrypt(testCode) : newCode();

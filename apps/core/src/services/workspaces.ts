@@ -1,9 +1,20 @@
 import { type CreateWorkspaceInput, DomainError } from '@svc/domain';
+import { ChangeCache } from '../store/change-cache.ts';
 import type { Membership, Store } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
 import { newId } from './ids.ts';
 
 export function createWorkspaceService(store: Store, clock: Clock) {
+  // Every workspace request looks up its caller's membership: each answer is kept a minute, until any core publishes
+  // a change of that user's memberships (the stores publish every one); a workspace's slug never changes.
+  const memberships = new ChangeCache<Membership>({
+    changes: store.changes,
+    topic: 'memberships',
+    ttlMs: 60_000,
+    maxEntries: 10_000,
+    changeKeyOf: (key) => key.slice(0, key.indexOf(' ')),
+  });
+
   return {
     list(userId: string): Promise<Membership[]> {
       return store.workspaces.listForUser(userId);
@@ -24,9 +35,9 @@ export function createWorkspaceService(store: Store, clock: Clock) {
      * does not belong to answer the same, so existence does not leak.
      */
     async resolve(slug: string, userId: string): Promise<Membership> {
-      const membership = await store.workspaces.findForUser(slug, userId);
+      const membership = await memberships.get(`${userId} ${slug}`, () => store.workspaces.findForUser(slug, userId));
       if (!membership) throw new DomainError('workspace_not_found', `no workspace "${slug}" among yours`);
-      return membership;
+      return { ...membership };
     },
   };
 }

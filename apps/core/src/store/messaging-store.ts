@@ -147,6 +147,11 @@ export class HourlyLimitReached extends Error {
   }
 }
 
+export interface SendState {
+  pending: PhoneVerification | undefined;
+  recentSendTimes: string[];
+}
+
 export interface MessagingStore {
   verifications: {
     /**
@@ -161,15 +166,13 @@ export interface MessagingStore {
      * counted as by `create`. Only while its last send is still `lastSentBefore` (the one the caller read):
      * otherwise another resend won and this throws VerificationChanged.
      */
-    resend(
-      id: string,
-      lastSentBefore: string,
-      resend: Resend,
-      message: NewOutboxMessage | null,
-      hourlyLimit: number,
-    ): Promise<PhoneVerification>;
+    resend(id: string, lastSentBefore: string, resend: Resend, message: NewOutboxMessage | null, hourlyLimit: number): Promise<void>;
     get(workspaceId: string, id: string): Promise<PhoneVerification | undefined>;
-    findPending(workspaceId: string, phoneNumber: string, now: string): Promise<PhoneVerification | undefined>;
+    /**
+     * What a create decides by, read at once: the number's pending verification that has not expired at `now`, and
+     * the newest `limit` send times to the number after `since`, newest first.
+     */
+    sendState(workspaceId: string, phoneNumber: string, now: string, since: string, limit: number): Promise<SendState>;
     /**
      * Counts one more failed attempt of a pending verification, blocking it at the `blockAt`-th; returns it after
      * the update, or undefined when it was no longer pending (verified or blocked meanwhile: nothing counted).
@@ -179,8 +182,6 @@ export interface MessagingStore {
     markVerified(id: string, at: string): Promise<boolean>;
   };
   outbox: {
-    /** The newest `limit` send times to a number after a moment, newest first. */
-    recentSendTimes(workspaceId: string, phoneNumber: string, since: string, limit: number): Promise<string[]>;
     /** Messages queued by the workspace in the clock hour starting at `hour` (each queued message counts). */
     sendsInHour(workspaceId: string, hour: string): Promise<number>;
     /** Pending messages due at `now`, claimed or not: what is left to send. */

@@ -1,5 +1,6 @@
 import type { Role } from '@svc/domain';
 import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
+import type { Changes } from '../changes.ts';
 import type { MembersStore, MembershipEventRecord } from '../members-store.ts';
 import { mailRow } from '../mail-row.ts';
 import type { PgDb } from './database.ts';
@@ -8,10 +9,17 @@ import type { PgTx, Transact } from './transaction.ts';
 
 /**
  * Members and invitations on PostgreSQL. Each change is one serializable transaction, so the rule that a workspace
- * keeps an owner holds when changes run at once on several cores; memberships are read from the database on every
- * request, so a change is seen at once everywhere.
+ * keeps an owner holds when changes run at once on several cores; each is published once settled, so that every
+ * core forgets the memberships it kept of that user.
  */
-export function createPostgresMembers(db: PgDb, transact: Transact): MembersStore {
+export function createPostgresMembers(db: PgDb, transact: Transact, changes: Changes): MembersStore {
+  const change = async <T>(userId: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } finally {
+      await changes.publish('memberships', userId);
+    }
+  };
   const record = (tx: PgTx, event: MembershipEventRecord) => tx.insert(membershipEvents).values(event);
 
   const memberOf = async (tx: PgTx, workspaceId: string, userId: string) => {
@@ -48,26 +56,30 @@ export function createPostgresMembers(db: PgDb, transact: Transact): MembersStor
           .orderBy(asc(memberships.createdAt), asc(users.email));
       },
       changeRole(workspaceId, userId, role, event) {
-        return transact(async (tx) => {
-          const current = await memberOf(tx, workspaceId, userId);
-          if (!current) return 'not_member';
-          if (current.role === role) return 'changed';
-          if (await wouldLeaveNoOwner(tx, workspaceId, current.role, role)) return 'last_owner';
-          await tx.update(memberships).set({ role }).where(membership(workspaceId, userId));
-          await record(tx, { ...event, action: 'role_changed', email: current.email, role, previousRole: current.role });
-          return 'changed';
-        });
+        return change(userId, () =>
+          transact(async (tx) => {
+            const current = await memberOf(tx, workspaceId, userId);
+            if (!current) return 'not_member';
+            if (current.role === role) return 'changed';
+            if (await wouldLeaveNoOwner(tx, workspaceId, current.role, role)) return 'last_owner';
+            await tx.update(memberships).set({ role }).where(membership(workspaceId, userId));
+            await record(tx, { ...event, action: 'role_changed', email: current.email, role, previousRole: current.role });
+            return 'changed';
+          }),
+        );
       },
       remove(workspaceId, userId, event) {
-        return transact(async (tx) => {
-          const current = await memberOf(tx, workspaceId, userId);
-          if (!current) return 'not_member';
-          if (await wouldLeaveNoOwner(tx, workspaceId, current.role, undefined)) return 'last_owner';
-          await tx.delete(memberships).where(membership(workspaceId, userId));
-          const action = event.actorEmail === current.email ? 'left' : 'removed';
-          await record(tx, { ...event, action, email: current.email, role: null, previousRole: current.role });
-          return 'changed';
-        });
+        return change(userId, () =>
+          transact(async (tx) => {
+            const current = await memberOf(tx, workspaceId, userId);
+            if (!current) return 'not_member';
+            if (await wouldLeaveNoOwner(tx, workspaceId, current.role, undefined)) return 'last_owner';
+            await tx.delete(memberships).where(membership(workspaceId, userId));
+            const action = event.actorEmail === current.email ? 'left' : 'removed';
+            await record(tx, { ...event, action, email: current.email, role: null, previousRole: current.role });
+            return 'changed';
+          }),
+        );
       },
       async events(workspaceId, limit) {
         return db
@@ -139,18 +151,20 @@ export function createPostgresMembers(db: PgDb, transact: Transact): MembersStor
         });
       },
       accept(id, userId, event) {
-        return transact(async (tx) => {
-          const [pending] = await tx
-            .select()
-            .from(invitations)
-            .where(and(eq(invitations.id, id), eq(invitations.status, 'pending'), gt(invitations.expiresAt, event.at)));
-          if (!pending) return 'gone';
-          await tx.update(invitations).set({ status: 'accepted', decidedAt: event.at }).where(eq(invitations.id, id));
-          if (await memberOf(tx, pending.workspaceId, userId)) return 'already_member';
-          await tx.insert(memberships).values({ workspaceId: pending.workspaceId, userId, role: pending.role, createdAt: event.at });
-          await record(tx, { ...event, action: 'joined', email: pending.email, role: pending.role, previousRole: null });
-          return 'accepted';
-        });
+        return change(userId, () =>
+          transact(async (tx) => {
+            const [pending] = await tx
+              .select()
+              .from(invitations)
+              .where(and(eq(invitations.id, id), eq(invitations.status, 'pending'), gt(invitations.expiresAt, event.at)));
+            if (!pending) return 'gone';
+            await tx.update(invitations).set({ status: 'accepted', decidedAt: event.at }).where(eq(invitations.id, id));
+            if (await memberOf(tx, pending.workspaceId, userId)) return 'already_member';
+            await tx.insert(memberships).values({ workspaceId: pending.workspaceId, userId, role: pending.role, createdAt: event.at });
+            await record(tx, { ...event, action: 'joined', email: pending.email, role: pending.role, previousRole: null });
+            return 'accepted';
+          }),
+        );
       },
     },
   };

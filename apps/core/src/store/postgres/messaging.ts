@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   and,
   asc,
@@ -15,14 +16,13 @@ import {
   or,
   type Placeholder,
   sql,
+  type Table,
 } from 'drizzle-orm';
 import {
   HourlyLimitReached,
   hourOf,
   type IdempotencyScope,
   type MessagingStore,
-  type NewOutboxMessage,
-  type PhoneVerification,
   queuedMessage,
   senderRecord,
   senderRow,
@@ -32,7 +32,8 @@ import {
 import type { PgDb } from './database.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
-import { type PgTx, statement, type Transact } from './transaction.ts';
+import { sqlState } from '../unavailable.ts';
+import { statement, type Transact } from './transaction.ts';
 
 const p = sql.placeholder;
 
@@ -44,8 +45,11 @@ const p = sql.placeholder;
  */
 const readCommitted = { isolation: 'read committed' } as const;
 
-/** The space of the advisory locks that make the creates of one number run one at a time. */
-const numberLocks = 7_302_116;
+/** A record as PostgreSQL names its columns, for `jsonb_populate_record` in the create and resend functions. */
+const rowOf = (table: Table, record: object): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(getTableColumns(table)).map(([key, column]) => [column.name, (record as Record<string, unknown>)[key] ?? null]),
+  );
 
 const keyIs = (scope: IdempotencyScope) =>
   and(
@@ -73,13 +77,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .from(phoneVerifications)
     .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.workspaceId, p('workspaceId'))))
     .prepare('messaging_verification_by_id');
-  const pendingForNumber = db
-    .select()
-    .from(phoneVerifications)
-    .where(pendingOf(p('workspaceId'), p('phoneNumber'), p('now')))
-    .orderBy(desc(phoneVerifications.createdAt))
-    .limit(1)
-    .prepare('messaging_pending_for_number');
+  // A create's reads in one query: the number's pending verification (none: a row of nulls) and its recent sends.
   const sendTimesToNumber = db
     .select({ createdAt: messageOutbox.createdAt })
     .from(messageOutbox)
@@ -91,10 +89,16 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
       ),
     )
     .orderBy(desc(messageOutbox.createdAt))
-    .limit(p('limit'))
-    .prepare('messaging_send_times_to_number');
+    .limit(p('limit'));
+  const sendStateOf = db
+    .select({ pending: phoneVerifications, recentSendTimes: sql<string[]>`array(${sendTimesToNumber})` })
+    .from(sql`(select) as number`)
+    .leftJoin(phoneVerifications, pendingOf(p('workspaceId'), p('phoneNumber'), p('now')))
+    .orderBy(desc(phoneVerifications.createdAt))
+    .limit(1)
+    .prepare('messaging_send_state');
   const sendsInHour = db
-    .select({ count: hourlySends.count })
+    .select({ count: sql<number>`coalesce(sum(${hourlySends.count}), 0)::int` })
     .from(hourlySends)
     .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
     .prepare('messaging_sends_in_hour');
@@ -104,64 +108,23 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .where(eq(senders.workspaceId, p('workspaceId')))
     .prepare('messaging_sender_of');
 
+  // Each core counts its sends in its own row of a workspace's hour (see svc_count_send): creates in several cores never
+  // wait on one row, and racing cores may each count one send past the hourly cap.
+  const shard = randomInt(2 ** 31);
+
   /**
-   * Inserts a verification, and queues its message counted in its workspace's hour when it has one, in one
-   * statement; throws VerificationChanged when its number has a pending verification that has not expired, and
-   * HourlyLimitReached when the hour is full (the transaction's rollback then takes the rest back). Under the
-   * number's lock, so creates of one number, in any core, run one after the other and each sees those committed
-   * before it.
+   * Runs one of the create and resend functions (migration 0002): each write is one statement, so one round trip.
+   * Their SV001 is VerificationChanged and their SV002 HourlyLimitReached, with nothing written.
    */
-  async function insertVerification(tx: PgTx, verification: PhoneVerification, message: NewOutboxMessage | null, hourlyLimit: number) {
-    const { workspaceId, phoneNumber, createdAt } = verification;
-    if (message && hourlyLimit < 1) throw new HourlyLimitReached(hourOf(message.createdAt));
-    await tx.execute(sql`select pg_advisory_xact_lock(${numberLocks}, hashtext(${`${workspaceId} ${phoneNumber}`}))`);
-    const other = tx
-      .select({ id: phoneVerifications.id })
-      .from(phoneVerifications)
-      .where(and(pendingOf(workspaceId, phoneNumber, createdAt), ne(phoneVerifications.id, verification.id)));
-    const clashOf = sql<boolean>`exists (${other})`;
-    if (!message) {
-      const [inserted] = await tx.insert(phoneVerifications).values(verification).returning({ clash: clashOf });
-      if (inserted?.clash) throw new VerificationChanged(phoneNumber);
-      return;
+  async function writeVerification(name: string, args: unknown[], phoneNumber: string, hour: string): Promise<void> {
+    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
+    try {
+      await statement(() => db.$client.query({ name, text: `select ${name}(${placeholders})`, values: args }));
+    } catch (error) {
+      if (sqlState(error) === 'SV001') throw new VerificationChanged(phoneNumber);
+      if (sqlState(error) === 'SV002') throw new HourlyLimitReached(hour);
+      throw error;
     }
-    const inserted = tx.$with('inserted').as(
-      tx
-        .insert(phoneVerifications)
-        .values(verification)
-        .returning({ clash: clashOf.as('clash') }),
-    );
-    const queued = tx.$with('queued').as(tx.insert(messageOutbox).values(queuedMessage(message)).returning({ id: messageOutbox.id }));
-    const counted = tx.$with('counted').as(countSend(tx, message, hourlyLimit).returning({ count: hourlySends.count }));
-    const [outcome] = await tx
-      .with(inserted, queued, counted)
-      .select({ clash: inserted.clash, counted: sql<number>`(select count(*) from ${counted})::int` })
-      .from(inserted);
-    if (outcome?.clash) throw new VerificationChanged(phoneNumber);
-    if (!outcome?.counted) throw new HourlyLimitReached(hourOf(message.createdAt));
-  }
-
-  /** Counts a message in its workspace's hour, unless the hour is full: then it changes nothing and returns no row. */
-  const countSend = (builder: Pick<PgTx, 'insert'>, message: NewOutboxMessage, hourlyLimit: number) =>
-    builder
-      .insert(hourlySends)
-      .values({ workspaceId: message.workspaceId, hour: hourOf(message.createdAt), count: 1 })
-      .onConflictDoUpdate({
-        target: [hourlySends.workspaceId, hourlySends.hour],
-        set: { count: sql`${hourlySends.count} + 1` },
-        setWhere: lt(hourlySends.count, hourlyLimit),
-      });
-
-  /**
-   * Queues a message and counts it in its workspace's hour, in one statement, or throws when the hour is full
-   * (the count then changes nothing, and the transaction's rollback takes the message back).
-   */
-  async function queue(tx: PgTx, message: NewOutboxMessage, hourlyLimit: number): Promise<void> {
-    const hour = hourOf(message.createdAt);
-    if (hourlyLimit < 1) throw new HourlyLimitReached(hour);
-    const queued = tx.$with('queued').as(tx.insert(messageOutbox).values(queuedMessage(message)).returning({ id: messageOutbox.id }));
-    const counted = await countSend(tx.with(queued), message, hourlyLimit).returning({ count: hourlySends.count });
-    if (counted.length === 0) throw new HourlyLimitReached(hour);
   }
 
   /**
@@ -210,46 +173,30 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
   return {
     verifications: {
       async create(verification, message, hourlyLimit) {
-        await transact((tx) => insertVerification(tx, verification, message, hourlyLimit), readCommitted);
+        const hour = hourOf(message?.createdAt ?? verification.createdAt);
+        const queued = message && rowOf(messageOutbox, queuedMessage(message));
+        const args = [rowOf(phoneVerifications, verification), queued, hour, shard, hourlyLimit];
+        await writeVerification('svc_create_verification', args, verification.phoneNumber, hour);
       },
       async resend(id, lastSentBefore, resend, message, hourlyLimit) {
-        return transact(async (tx) => {
-          // The outbox rows first, then the verification's: the order in which a finished send locks them too.
-          await tx
-            .update(messageOutbox)
-            .set({ status: 'superseded', codeSealed: null })
-            .where(and(eq(messageOutbox.verificationId, id), isPending));
-          // Changed only while its last send is the one the caller read; a resend that waited for another's
-          // lock on the row finds it changed.
-          const [updated] = await tx
-            .update(phoneVerifications)
-            .set({
-              ...resend,
-              deliveryError: null,
-              deliveryUpdatedAt: resend.lastSentAt,
-              sendCount: sql`${phoneVerifications.sendCount} + 1`,
-            })
-            .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.lastSentAt, lastSentBefore)))
-            .returning();
-          if (!updated) {
-            const [current] = await tx
-              .select({ phoneNumber: phoneVerifications.phoneNumber })
-              .from(phoneVerifications)
-              .where(eq(phoneVerifications.id, id));
-            if (!current) throw new Error(`verification ${id} vanished`);
-            throw new VerificationChanged(current.phoneNumber);
-          }
-          if (message) await queue(tx, message, hourlyLimit);
-          return updated;
-        }, readCommitted);
+        const hour = hourOf(message?.createdAt ?? resend.lastSentAt);
+        const fresh = {
+          code_hmac: resend.codeHmac,
+          expires_at: resend.expiresAt,
+          last_sent_at: resend.lastSentAt,
+          delivery_status: resend.deliveryStatus,
+        };
+        const queued = message && rowOf(messageOutbox, queuedMessage(message));
+        const args = [id, lastSentBefore, fresh, queued, hour, shard, hourlyLimit];
+        await writeVerification('svc_resend_verification', args, message?.phoneNumber ?? `verification ${id}`, hour);
       },
       async get(workspaceId, id) {
         const [verification] = await verificationById.execute({ id, workspaceId });
         return verification;
       },
-      async findPending(workspaceId, phoneNumber, now) {
-        const [verification] = await pendingForNumber.execute({ workspaceId, phoneNumber, now });
-        return verification;
+      async sendState(workspaceId, phoneNumber, now, since, limit) {
+        const [state] = await sendStateOf.execute({ workspaceId, phoneNumber, now, since, limit });
+        return { pending: state?.pending ?? undefined, recentSendTimes: state?.recentSendTimes ?? [] };
       },
       async recordFailedAttempt(id, blockAt) {
         const [after] = await statement(() =>
@@ -276,9 +223,6 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
       },
     },
     outbox: {
-      async recentSendTimes(workspaceId, phoneNumber, since, limit) {
-        return (await sendTimesToNumber.execute({ workspaceId, phoneNumber, since, limit })).map((row) => row.createdAt);
-      },
       async sendsInHour(workspaceId, hour) {
         const [row] = await sendsInHour.execute({ workspaceId, hour });
         return row?.count ?? 0;

@@ -52,7 +52,7 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
     ...createPostgresEvals(db, transact),
     ...createPostgresDigest(db, transact),
     ...createPostgresGithub(db, transact),
-    ...createPostgresMembers(db, transact),
+    ...createPostgresMembers(db, transact, changes),
     changes,
     users: {
       async create(user) {
@@ -92,12 +92,16 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
         return workspace;
       },
       async addMember(workspaceId, userId, role, at) {
-        await transact((tx) =>
-          tx
-            .insert(memberships)
-            .values({ workspaceId, userId, role, createdAt: at })
-            .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } }),
-        );
+        try {
+          await transact((tx) =>
+            tx
+              .insert(memberships)
+              .values({ workspaceId, userId, role, createdAt: at })
+              .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } }),
+          );
+        } finally {
+          await changes.publish('memberships', userId);
+        }
       },
       async findById(id) {
         const [workspace] = await db.select(workspaceColumns).from(workspaces).where(eq(workspaces.id, id));

@@ -85,7 +85,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .limit(p('limit'))
     .prepare();
   const sendsInHour = db
-    .select({ count: hourlySends.count })
+    .select({ count: sql<number>`coalesce(sum(${hourlySends.count}), 0)` })
     .from(hourlySends)
     .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
     .prepare();
@@ -97,12 +97,13 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
 
   const insertVerification = db.insert(phoneVerifications).values(placeholders(phoneVerifications)).prepare();
   const insertMessage = db.insert(messageOutbox).values(placeholders(messageOutbox)).prepare();
-  // Counts a send in its workspace's hour, unless the hour is full: then it changes nothing.
+  // Counts a send in its workspace's hour, unless the hour is full: then it changes nothing. One core writes SQLite,
+  // so it counts in one row (shard 0).
   const countSend = db
     .insert(hourlySends)
     .values({ workspaceId: p('workspaceId'), hour: p('hour'), count: 1 })
     .onConflictDoUpdate({
-      target: [hourlySends.workspaceId, hourlySends.hour],
+      target: [hourlySends.workspaceId, hourlySends.hour, hourlySends.shard],
       set: { count: sql`${hourlySends.count} + 1` },
       setWhere: sql`${hourlySends.count} < ${p('limit')}`,
     })
@@ -217,8 +218,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
             .set({ status: 'superseded', codeSealed: null })
             .where(and(eq(messageOutbox.verificationId, id), eq(messageOutbox.status, 'pending')))
             .run();
-          const updated = db
-            .update(phoneVerifications)
+          db.update(phoneVerifications)
             .set({
               ...resend,
               deliveryError: null,
@@ -226,18 +226,18 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
               sendCount: sql`${phoneVerifications.sendCount} + 1`,
             })
             .where(eq(phoneVerifications.id, id))
-            .returning()
-            .get();
+            .run();
           if (message) queue(message, hourlyLimit);
-          if (!updated) throw new Error(`verification ${id} vanished`);
-          return updated;
         });
       },
       async get(workspaceId, id) {
         return verificationById.get({ id, workspaceId });
       },
-      async findPending(workspaceId, phoneNumber, now) {
-        return pendingForNumber.get({ workspaceId, phoneNumber, now });
+      async sendState(workspaceId, phoneNumber, now, since, limit) {
+        return {
+          pending: pendingForNumber.get({ workspaceId, phoneNumber, now }),
+          recentSendTimes: sendTimesToNumber.all({ workspaceId, phoneNumber, since, limit }).map((row) => row.createdAt),
+        };
       },
       async recordFailedAttempt(id, blockAt) {
         return write(() => failAttempt.get({ id, blockAt }));
@@ -247,9 +247,6 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       },
     },
     outbox: {
-      async recentSendTimes(workspaceId, phoneNumber, since, limit) {
-        return sendTimesToNumber.all({ workspaceId, phoneNumber, since, limit }).map((row) => row.createdAt);
-      },
       async sendsInHour(workspaceId, hour) {
         return sendsInHour.get({ workspaceId, hour })?.count ?? 0;
       },

@@ -178,9 +178,11 @@ export const hourlySends = sqliteTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     hour: text('hour').notNull(),
+    /** Whose count this is: each core counts its sends in a row of its own, so creates never queue on one row. */
+    shard: integer('shard').notNull().default(0),
     count: integer('count').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.hour] })],
+  (t) => [primaryKey({ columns: [t.workspaceId, t.hour, t.shard] })],
 );
 
 export const deviceAuthorizations = sqliteTable('device_authorizations', {

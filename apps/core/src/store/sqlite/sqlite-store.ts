@@ -1,6 +1,5 @@
 import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { pageOf } from '../page.ts';
-import { ChangeCache } from '../change-cache.ts';
 import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
@@ -53,16 +52,8 @@ export function createSqliteStore(file: string): Store {
   const membershipBySlug = membershipQuery()
     .where(and(eq(workspaces.slug, sql.placeholder('slug')), eq(memberships.userId, sql.placeholder('userId'))))
     .prepare();
-  // Every workspace request looks up the caller's membership. The writes that change a user's memberships (addMember
-  // below, the members store) publish it once settled, which drops that user's; a workspace's slug never changes.
+  // The writes that change a user's memberships (addMember below, the members store) publish it once settled.
   const changes = createSqliteChanges();
-  const knownMemberships = new ChangeCache<Membership>({
-    changes,
-    topic: 'memberships',
-    ttlMs: 60_000,
-    maxEntries: 10_000,
-    changeKeyOf: (key) => key.slice(0, key.indexOf(' ')),
-  });
 
   return {
     ...createSqliteMessaging(db, write),
@@ -128,8 +119,7 @@ export function createSqliteStore(file: string): Store {
         return db.select(workspaceColumns).from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.id)).all();
       },
       async findForUser(slug, userId) {
-        const membership = await knownMemberships.get(`${userId} ${slug}`, async () => membershipBySlug.get({ slug, userId }));
-        return membership && { ...membership };
+        return membershipBySlug.get({ slug, userId });
       },
     },
     developerTokens: {
@@ -182,7 +172,6 @@ export function createSqliteStore(file: string): Store {
     async close() {
       group.flush();
       db.$client.close();
-      knownMemberships.stop();
       await changes.close();
     },
   };

@@ -1,0 +1,64 @@
+import { createPostgresDatabase } from '@svc/testkit';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type VerificationWorld, verificationWorld } from './setup.ts';
+
+// Each query the driver sends is one round trip to PostgreSQL: node-postgres sends the next only once the last
+// one's answer is in.
+let queries: string[] = [];
+const query = pg.Client.prototype.query;
+beforeAll(() => {
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text: string };
+    queries.push(typeof config === 'string' ? config : config.text);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+});
+afterAll(() => {
+  pg.Client.prototype.query = query;
+});
+
+const testNumber = '+56900000001';
+let world: VerificationWorld;
+beforeAll(async () => {
+  // No eval runner: it polls core for work.
+  world = await verificationWorld({ databaseUrl: await createPostgresDatabase(), evalConcurrency: 0 });
+  const { services } = world.platform.core;
+  // Core's own loops (delivery, mail, retention...) query on their own schedule: paused, only the requests query.
+  await Promise.all([services.delivery.stop(), services.mailer.loop.stop(), services.retention.stop(), services.dailyDigest.stop()]);
+  services.evalWork.stop();
+  services.github.events.stop();
+  const put = await world.api('/api/developer/v1/acme/test_numbers', {
+    method: 'PUT',
+    json: { test_numbers: [{ phone_number: testNumber, code: '424242' }] },
+  });
+  expect(put.status).toBe(200);
+  // The first create of a workspace reads its sender and test numbers, kept for the creates after it.
+  expect((await world.api('/api/v1/acme/phone_verifications', { json: { phone_number: '+56911111111' } })).status).toBe(201);
+});
+afterAll(() => world.stop());
+
+/** The queries core sends to PostgreSQL while the request is answered. */
+async function queriesOf(send: () => Promise<void>): Promise<string[]> {
+  queries = [];
+  await send();
+  return queries;
+}
+
+const create = (phoneNumber: string) => world.api('/api/v1/acme/phone_verifications', { json: { phone_number: phoneNumber } });
+
+it('creates a verification in at most 3 round trips to PostgreSQL, its message queued and counted', async () => {
+  const sent = await queriesOf(async () => expect((await create('+56922222222')).status).toBe(201));
+  expect(sent.length, sent.join('\n')).toBeLessThanOrEqual(3);
+  const testCreate = await queriesOf(async () => expect((await create(testNumber)).status).toBe(201));
+  expect(testCreate.length, testCreate.join('\n')).toBeLessThanOrEqual(3);
+});
+
+it('checks a code in at most 2 round trips to PostgreSQL, right or wrong', async () => {
+  const created = await create(testNumber);
+  const verify = (code: string) => world.api(`/api/v1/acme/phone_verifications/${created.body.verification_id}/verify`, { json: { code } });
+  const wrong = await queriesOf(async () => expect((await verify('000000')).status).toBe(422));
+  expect(wrong.length, wrong.join('\n')).toBeLessThanOrEqual(2);
+  const right = await queriesOf(async () => expect((await verify('424242')).status).toBe(200));
+  expect(right.length, right.join('\n')).toBeLessThanOrEqual(2);
+});
