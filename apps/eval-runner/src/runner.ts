@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import type { AppRouter } from '@svc/core';
-import { createCoreFailover, deriveInternalToken, internalTokenHeader, type Logger, runCoreLoop, sleep } from '@svc/server-kit';
+import { backoffMs, createCoreFailover, deriveInternalToken, internalTokenHeader, type Logger, runCoreLoop, sleep } from '@svc/server-kit';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
@@ -35,6 +35,8 @@ export interface Runner {
 const longPollMs = 25_000;
 /** The most executions one lease request may ask for. */
 const maxLease = 64;
+/** Tries of a report before the case is left to its lease's expiry. */
+const reportAttempts = 5;
 
 /**
  * The eval runner: stateless, any number of them. It long-polls core for case executions, keeping every slot busy
@@ -82,6 +84,11 @@ export function startRunner({
    */
   const ahead = Math.max(2, Math.ceil(concurrency / 4));
 
+  /**
+   * A report that failed is tried again after a second (`pollMs` if shorter), twice as long at each try: about 15 s
+   * in all, enough to ride out a core's restart; spread ±20 % so the runners a restart failed together spread out.
+   */
+  const reportBackoff = { baseMs: Math.min(pollMs, 1000), maxMs: 8_000, jitter: [0.8, 1.2] } as const;
   const stopping = new AbortController();
   /** Leased and not yet reported, by execution id. */
   const held = new Map<string, LeasedExecution>();
@@ -106,8 +113,8 @@ export function startRunner({
           log.warn({ run: execution.run_id, case: execution.case_id }, 'case finished after its lease was lost; another runner reports it');
         return;
       } catch (error) {
-        if (attempt >= 5 || !held.has(execution.id)) throw error;
-        await sleep(Math.min(pollMs, 1000) * attempt);
+        if (attempt >= reportAttempts || !held.has(execution.id)) throw error;
+        await sleep(backoffMs(attempt, reportBackoff));
       }
     }
   }

@@ -1,14 +1,13 @@
 import type { ClaimedEvent } from '@svc/domain';
-import type { Logger } from '@svc/server-kit';
+import { type Backoff, backoffMs, type Logger } from '@svc/server-kit';
 import type { EventKind } from '../store/automation-store.ts';
 import type { Store } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
 import { newId } from './ids.ts';
 import { WorkSignal } from './work-signal.ts';
 
-/** A failed event waits this long before its next attempt, doubled each time up to `maxBackoffMs`. */
-const firstBackoffMs = 10_000;
-const maxBackoffMs = 3_600_000;
+/** A failed event waits 10 s before its next attempt, twice as long after each further failure, up to an hour. */
+const retryBackoff: Backoff = { baseMs: 10_000, maxMs: 3_600_000, jitter: [1, 1] };
 
 export interface GithubEventDeps {
   store: Store;
@@ -105,8 +104,7 @@ export function createGithubEventService({ store, clock, log, claimMs }: GithubE
     async retry(id: string, claimId: string, error: string): Promise<{ retried: boolean; available_at: string | null }> {
       const event = await store.events.get(id);
       if (!event) return { retried: false, available_at: null };
-      const backoff = Math.min(maxBackoffMs, firstBackoffMs * 2 ** Math.max(0, event.attempts - 1));
-      const availableAt = new Date(clock().getTime() + backoff).toISOString();
+      const availableAt = new Date(clock().getTime() + backoffMs(event.attempts, retryBackoff)).toISOString();
       const retried = await store.events.retry(id, claimId, availableAt, error);
       if (retried)
         log.warn(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@svc/server-kit';
+import { backoffMs, type Logger } from '@svc/server-kit';
 import type { Claim } from '../store/messaging-store.ts';
 import type { Clock } from './clock.ts';
 
@@ -65,11 +65,8 @@ const lowWater = concurrency / 2;
  */
 export const claimMs = 60_000;
 
-/** Exponential backoff from `baseMs`, capped at `maxMs`, with ±20 % jitter so retries do not stampede. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
-  const delay = Math.min(baseMs * 2 ** Math.min(attempt - 1, 30), maxMs);
-  return Math.round(delay * (0.8 + Math.random() * 0.4));
-}
+/** Retries spread ±20 % around their schedule, so the sends that failed together do not retry together. */
+const retryJitter = [0.8, 1.2] as const;
 
 const expired = (lastError: string | null) => `expired before it could be delivered${lastError ? ` (last error: ${lastError})` : ''}`;
 
@@ -110,7 +107,8 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
       const retryable = !(error instanceof DeliveryError) || error.retryable;
       const reason = (error as Error).message;
       const attempts = item.attempts + 1;
-      const next = clock().getTime() + backoffMs(attempts, options.backoffBaseMs, options.maxBackoffMs);
+      const wait = backoffMs(attempts, { baseMs: options.backoffBaseMs, maxMs: options.maxBackoffMs, jitter: retryJitter });
+      const next = clock().getTime() + wait;
       if (retryable && next < deadline) {
         if (await handlers.retry(item, held.id, new Date(next).toISOString(), reason)) {
           log.warn({ outbox: name, id: item.id, attempts, reason }, 'send failed; will retry');

@@ -1,3 +1,4 @@
+import { type Backoff, backoffMs, sleep } from '@svc/server-kit';
 import pg from 'pg';
 import { ChangeListeners, type Changes, type ChangeTopic } from '../changes.ts';
 
@@ -23,6 +24,8 @@ export async function createPostgresChanges(
   url: string,
   { retryMs = 100, maxRetryMs = 5_000 }: PostgresChangesOptions = {},
 ): Promise<Changes> {
+  // Without jitter: a core retries its one connection, too few to need spreading.
+  const retryBackoff: Backoff = { baseMs: retryMs, maxMs: maxRetryMs, jitter: [1, 1] };
   const listeners = new ChangeListeners();
   const publisher = new pg.Pool({ connectionString: url, max: 2 });
   // A publishing connection the server drops while idle is replaced on the next query; it must not end core.
@@ -70,7 +73,7 @@ export async function createPostgresChanges(
 
   function listenLater(): void {
     if (closed) return;
-    const wait = Math.min(maxRetryMs, retryMs * 2 ** failures++);
+    const wait = backoffMs(++failures, retryBackoff);
     retry = setTimeout(() => {
       retry = undefined;
       listen().catch(listenLater);
@@ -94,7 +97,7 @@ export async function createPostgresChanges(
           await publisher.query('select pg_notify($1, $2)', [channel, `${topic}:${key}`]);
           return;
         } catch {
-          await new Promise((resolve) => setTimeout(resolve, retryMs * attempt));
+          if (attempt < publishAttempts) await sleep(backoffMs(attempt, retryBackoff));
         }
       }
     },

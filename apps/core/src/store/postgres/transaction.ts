@@ -1,4 +1,5 @@
 import { DomainError } from '@svc/domain';
+import { type Backoff, backoffMs, sleep } from '@svc/server-kit';
 import { sqlState } from '../unavailable.ts';
 import type { PgDb } from './database.ts';
 
@@ -24,7 +25,8 @@ const maxAttempts = 40;
 export const conflict = () =>
   new DomainError('conflict', 'this conflicts with something saved before or at the same time; retry the request');
 
-const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** attempt, 50)));
+/** Before its next try, an aborted transaction waits a few milliseconds at random: 0-2 ms first, 0-50 ms at most. */
+const retryBackoff: Backoff = { baseMs: 2, maxMs: 50 };
 
 /** Runs `attempt` again when PostgreSQL aborts it for a concurrent transaction; a duplicate key answers `conflict`. */
 async function retried<T>(attempt: () => Promise<T>): Promise<T> {
@@ -34,7 +36,7 @@ async function retried<T>(attempt: () => Promise<T>): Promise<T> {
     } catch (error) {
       const state = sqlState(error);
       if (state && retriedCodes.has(state) && count < maxAttempts) {
-        await pause(count);
+        await sleep(backoffMs(count, retryBackoff));
         continue;
       }
       if (state === duplicateKey) throw conflict();
