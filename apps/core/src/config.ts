@@ -26,7 +26,7 @@ export interface CoreConfig {
    * connecting, the server's greeting and each exchange may take before the send fails and is retried.
    */
   mail: { smtpUrl: string | undefined; from: string; timeoutMs: number };
-  /** Model providers of the agent runtime (base URLs and keys). */
+  /** Model providers of the agent runtime (base URLs and keys), and how long one model call may take. */
   models: ProviderSettings;
   /** Where the agents' tool calls may connect: public addresses, and these exceptions. */
   toolEgress: {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { defaultModelTimeoutMs } from '@svc/agent-runtime';
 import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 import { validCron, validTimeZone } from './services/digest-schedule.ts';
@@ -38,6 +39,8 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: httpUrl.optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
+  /** How long one model call of a chat's turn may take, the client's retries included. */
+  SVC_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(defaultModelTimeoutMs),
   /** Lets agents' tools call loopback and private addresses (a backend on this machine or network). */
   SVC_TOOL_ALLOW_PRIVATE_NETWORKS: flag,
   /** The judges of eval runs, `provider:model`, comma-separated, in order of preference; none: the deterministic grader. */
@@ -106,6 +109,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
       models: {
         openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
         anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
+        timeoutMs: parsed.SVC_MODEL_TIMEOUT_MS,
       },
       toolEgress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, gatewayPort: parsed.PORT },
       evals: { judges: parsed.SVC_JUDGE_MODELS, leaseMs: parsed.SVC_EVAL_LEASE_MS },
