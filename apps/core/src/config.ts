@@ -14,7 +14,11 @@ export interface CoreConfig {
     /** Sends per workspace per hour. */
     workspaceHourlyLimit: number;
   };
-  providers: { whatsappGraphUrl: string; twilioApiUrl: string };
+  /**
+   * The senders' APIs (WhatsApp Cloud, Twilio), and `timeoutMs`: how long a send may take, connecting included,
+   * before it fails and is retried.
+   */
+  providers: { whatsappGraphUrl: string; twilioApiUrl: string; timeoutMs: number };
   /**
    * The outboxes' retries: backoff from `backoffBaseMs`, doubling up to `maxBackoffMs`, for as long as what is sent
    * is still of use (a code until it expires, a sign-in mail until its link does). `claimMs`: how long a core holds
@@ -75,7 +79,7 @@ export const defaultConfig: CoreConfig = {
   localMode: false,
   publicUrl: 'http://localhost:8080',
   otp: { ttlSeconds: 600, resendSeconds: 30, numberLimit: 5, numberWindowSeconds: 600, workspaceHourlyLimit: 1000 },
-  providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com' },
+  providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com', timeoutMs: 10_000 },
   delivery: { pollMs: 1000, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
   mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>', timeoutMs: 10_000 },
   models: {},

@@ -31,6 +31,8 @@ const schema = z.object({
   SVC_OTP_WORKSPACE_HOURLY_LIMIT: z.coerce.number().int().min(1).default(defaultConfig.otp.workspaceHourlyLimit),
   WHATSAPP_GRAPH_URL: httpUrl.default(defaultConfig.providers.whatsappGraphUrl),
   TWILIO_API_URL: httpUrl.default(defaultConfig.providers.twilioApiUrl),
+  /** How long a sender's API may take to answer a send, connecting included, before the send is retried. */
+  SVC_SENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(defaultConfig.providers.timeoutMs),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' }).optional(),
   MAIL_FROM: z.string().min(3).default(defaultConfig.mail.from),
   /** How long an SMTP server may take to connect, greet and answer each command before the send is retried. */
@@ -103,7 +105,11 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
         resendSeconds: parsed.SVC_OTP_RESEND_S,
         workspaceHourlyLimit: parsed.SVC_OTP_WORKSPACE_HOURLY_LIMIT,
       },
-      providers: { whatsappGraphUrl: parsed.WHATSAPP_GRAPH_URL, twilioApiUrl: parsed.TWILIO_API_URL },
+      providers: {
+        whatsappGraphUrl: parsed.WHATSAPP_GRAPH_URL,
+        twilioApiUrl: parsed.TWILIO_API_URL,
+        timeoutMs: parsed.SVC_SENDER_TIMEOUT_MS,
+      },
       delivery: { ...defaultConfig.delivery, claimMs: parsed.SVC_OUTBOX_CLAIM_MS },
       mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM, timeoutMs: parsed.SMTP_TIMEOUT_MS },
       models: {
