@@ -20,6 +20,8 @@ const schema = z.object({
   SVC_DATABASE_POOL: z.coerce.number().int().min(1).max(1000).default(10),
   /** How long a PostgreSQL statement may run, lock waits included, before the call answers 503. */
   SVC_DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** How long a call waits for a PostgreSQL connection (one of the pool's to be free, or a new one) before it answers 503. */
+  SVC_DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Set by `pnpm start`: seed the demo data and enable dev-only behaviour. */
   SVC_LOCAL_MODE: flag,
   SVC_PUBLIC_URL: httpUrl.optional(),
@@ -92,7 +94,12 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
     host: parsed.CORE_HOST,
     dataDir,
     database: parsed.SVC_DATABASE_URL
-      ? { url: parsed.SVC_DATABASE_URL, poolSize: parsed.SVC_DATABASE_POOL, statementTimeoutMs: parsed.SVC_DATABASE_STATEMENT_TIMEOUT_MS }
+      ? {
+          url: parsed.SVC_DATABASE_URL,
+          poolSize: parsed.SVC_DATABASE_POOL,
+          statementTimeoutMs: parsed.SVC_DATABASE_STATEMENT_TIMEOUT_MS,
+          connectTimeoutMs: parsed.SVC_DATABASE_CONNECT_TIMEOUT_MS,
+        }
       : undefined,
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir } : undefined),
     config: {
