@@ -17,6 +17,7 @@ export interface DatabaseOptions {
   url: string;
   poolSize?: number;
   statementTimeoutMs?: number;
+  connectTimeoutMs?: number;
 }
 
 export interface CoreOptions {

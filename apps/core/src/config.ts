@@ -14,7 +14,11 @@ export interface CoreConfig {
     /** Sends per workspace per hour. */
     workspaceHourlyLimit: number;
   };
-  providers: { whatsappGraphUrl: string; twilioApiUrl: string };
+  /**
+   * The senders' APIs (WhatsApp Cloud, Twilio), and `timeoutMs`: how long a send may take, connecting included,
+   * before it fails and is retried.
+   */
+  providers: { whatsappGraphUrl: string; twilioApiUrl: string; timeoutMs: number };
   /**
    * The outboxes' retries: backoff from `backoffBaseMs`, doubling up to `maxBackoffMs`, for as long as what is sent
    * is still of use (a code until it expires, a sign-in mail until its link does). `claimMs`: how long a core holds
@@ -26,7 +30,7 @@ export interface CoreConfig {
    * connecting, the server's greeting and each exchange may take before the send fails and is retried.
    */
   mail: { smtpUrl: string | undefined; from: string; timeoutMs: number };
-  /** Model providers of the agent runtime (base URLs and keys). */
+  /** Model providers of the agent runtime (base URLs and keys), and how long one model call may take. */
   models: ProviderSettings;
   /** Where the agents' tool calls may connect: public addresses, and these exceptions. */
   toolEgress: {
@@ -75,7 +79,7 @@ export const defaultConfig: CoreConfig = {
   localMode: false,
   publicUrl: 'http://localhost:8080',
   otp: { ttlSeconds: 600, resendSeconds: 30, numberLimit: 5, numberWindowSeconds: 600, workspaceHourlyLimit: 1000 },
-  providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com' },
+  providers: { whatsappGraphUrl: 'https://graph.facebook.com/v21.0', twilioApiUrl: 'https://api.twilio.com', timeoutMs: 10_000 },
   delivery: { pollMs: 1000, backoffBaseMs: 1000, maxBackoffMs: 30_000 },
   mail: { smtpUrl: undefined, from: 'svc <no-reply@svc.localhost>', timeoutMs: 10_000 },
   models: {},

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { defaultModelTimeoutMs } from '@svc/agent-runtime';
 import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 import { validCron, validTimeZone } from './services/digest-schedule.ts';
@@ -19,6 +20,8 @@ const schema = z.object({
   SVC_DATABASE_POOL: z.coerce.number().int().min(1).max(1000).default(10),
   /** How long a PostgreSQL statement may run, lock waits included, before the call answers 503. */
   SVC_DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** How long a call waits for a PostgreSQL connection (one of the pool's to be free, or a new one) before it answers 503. */
+  SVC_DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Set by `pnpm start`: seed the demo data and enable dev-only behaviour. */
   SVC_LOCAL_MODE: flag,
   SVC_PUBLIC_URL: httpUrl.optional(),
@@ -30,6 +33,8 @@ const schema = z.object({
   SVC_OTP_WORKSPACE_HOURLY_LIMIT: z.coerce.number().int().min(1).default(defaultConfig.otp.workspaceHourlyLimit),
   WHATSAPP_GRAPH_URL: httpUrl.default(defaultConfig.providers.whatsappGraphUrl),
   TWILIO_API_URL: httpUrl.default(defaultConfig.providers.twilioApiUrl),
+  /** How long a sender's API may take to answer a send, connecting included, before the send is retried. */
+  SVC_SENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(defaultConfig.providers.timeoutMs),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' }).optional(),
   MAIL_FROM: z.string().min(3).default(defaultConfig.mail.from),
   /** How long an SMTP server may take to connect, greet and answer each command before the send is retried. */
@@ -38,6 +43,8 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: httpUrl.optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
+  /** How long one model call of a chat's turn may take, the client's retries included. */
+  SVC_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(defaultModelTimeoutMs),
   /** Lets agents' tools call loopback and private addresses (a backend on this machine or network). */
   SVC_TOOL_ALLOW_PRIVATE_NETWORKS: flag,
   /** The judges of eval runs, `provider:model`, comma-separated, in order of preference; none: the deterministic grader. */
@@ -87,7 +94,12 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
     host: parsed.CORE_HOST,
     dataDir,
     database: parsed.SVC_DATABASE_URL
-      ? { url: parsed.SVC_DATABASE_URL, poolSize: parsed.SVC_DATABASE_POOL, statementTimeoutMs: parsed.SVC_DATABASE_STATEMENT_TIMEOUT_MS }
+      ? {
+          url: parsed.SVC_DATABASE_URL,
+          poolSize: parsed.SVC_DATABASE_POOL,
+          statementTimeoutMs: parsed.SVC_DATABASE_STATEMENT_TIMEOUT_MS,
+          connectTimeoutMs: parsed.SVC_DATABASE_CONNECT_TIMEOUT_MS,
+        }
       : undefined,
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir } : undefined),
     config: {
@@ -100,12 +112,17 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
         resendSeconds: parsed.SVC_OTP_RESEND_S,
         workspaceHourlyLimit: parsed.SVC_OTP_WORKSPACE_HOURLY_LIMIT,
       },
-      providers: { whatsappGraphUrl: parsed.WHATSAPP_GRAPH_URL, twilioApiUrl: parsed.TWILIO_API_URL },
+      providers: {
+        whatsappGraphUrl: parsed.WHATSAPP_GRAPH_URL,
+        twilioApiUrl: parsed.TWILIO_API_URL,
+        timeoutMs: parsed.SVC_SENDER_TIMEOUT_MS,
+      },
       delivery: { ...defaultConfig.delivery, claimMs: parsed.SVC_OUTBOX_CLAIM_MS },
       mail: { smtpUrl: parsed.SMTP_URL, from: parsed.MAIL_FROM, timeoutMs: parsed.SMTP_TIMEOUT_MS },
       models: {
         openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
         anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
+        timeoutMs: parsed.SVC_MODEL_TIMEOUT_MS,
       },
       toolEgress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, gatewayPort: parsed.PORT },
       evals: { judges: parsed.SVC_JUDGE_MODELS, leaseMs: parsed.SVC_EVAL_LEASE_MS },

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createLogger } from '@svc/server-kit';
+import { startSilentPeer } from '@svc/testkit';
 import { afterEach, expect, it } from 'vitest';
 import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '../src/bootstrap.ts';
 import { readEnv } from '../src/env.ts';
@@ -93,12 +94,10 @@ it('retries an invitation mail for as long as the invitation works, past a sign-
 });
 
 it('gives up on an SMTP server that takes the connection and says nothing within SMTP_TIMEOUT_MS, and retries the mail', async () => {
-  const sockets = new Set<Socket>();
-  const silent = createServer((socket) => void sockets.add(socket));
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const silent = await startSilentPeer();
   core = await coreMailingTo(
     tempDir(),
-    { smtpUrl: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 300 },
+    { smtpUrl: `smtp://127.0.0.1:${silent.port}`, timeoutMs: 300 },
     { pollMs: 50, backoffBaseMs: 60_000, maxBackoffMs: 60_000 },
   );
   const { loginLinks, store } = core.services;
@@ -106,11 +105,10 @@ it('gives up on an SMTP server that takes the connection and says nothing within
   const pending = async () => (await store.mails.due('9999-01-01T00:00:00.000Z', 10))[0];
   // The server held the connection; the send failed on its deadline (nodemailer's own would be 30 s for the
   // greeting) and the mail waits for its next attempt.
-  await expect.poll(async () => (await pending())?.attempts, { timeout: 10_000 }).toBe(1);
+  await expect.poll(async () => (await pending())?.attempts).toBe(1);
   expect((await pending())?.lastError).toMatch(/^SMTP: .*(greeting|timeout)/i);
-  expect(sockets.size).toBe(1);
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => silent.close(resolve));
+  expect(silent.connections).toBe(1);
+  await silent.close();
 });
 
 it('reads SMTP_TIMEOUT_MS, 10 s unless told', () => {

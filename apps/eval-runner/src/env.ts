@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
+import { defaultModelTimeoutMs, type EgressRules, type ProviderSettings } from '@svc/agent-runtime';
 import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 
@@ -19,6 +19,8 @@ const schema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: httpUrl.optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
+  /** How long one model call of a replay or a judge may take, the client's retries included, as core's. */
+  SVC_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(defaultModelTimeoutMs),
   /** Lets agents' tools call loopback and private addresses (a backend on this machine or network), as core's does. */
   SVC_TOOL_ALLOW_PRIVATE_NETWORKS: flag,
 });
@@ -45,6 +47,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): RunnerEnv {
     providers: {
       openai: { baseURL: parsed.OPENAI_BASE_URL, apiKey: parsed.OPENAI_API_KEY },
       anthropic: { baseURL: parsed.ANTHROPIC_BASE_URL, apiKey: parsed.ANTHROPIC_API_KEY },
+      timeoutMs: parsed.SVC_MODEL_TIMEOUT_MS,
     },
     egress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, platformPorts: new Set([...corePorts, parsed.PORT]) },
   };

@@ -5,6 +5,7 @@ import { createLogger } from '@svc/server-kit';
 import { chatCompletion, freePort, removeTempDirs, startApp, startFakeProvider, stopProcesses, tempDir } from '@svc/testkit';
 import { pino } from 'pino';
 import { afterAll, afterEach, expect, it } from 'vitest';
+import { readEnv } from '../src/env.ts';
 import { startRunner } from '../src/runner.ts';
 
 const log = createLogger('eval-runner', { LOG_LEVEL: 'silent' });
@@ -148,4 +149,11 @@ it('reads its cores from CORE_URLS as its own process, and works for a live one 
   await runner.waitForOutput('connected to core');
   expect(await runner.stop()).toBe(0);
   await core.stop();
+});
+
+it("reads SVC_MODEL_TIMEOUT_MS as core does, 60 s unless told: a replay's or a judge's model call fails after it", () => {
+  const base = { CORE_URL: 'http://127.0.0.1:8081', SVC_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+  expect(readEnv(base).providers.timeoutMs).toBe(60_000);
+  expect(readEnv({ ...base, SVC_MODEL_TIMEOUT_MS: '90000' }).providers.timeoutMs).toBe(90_000);
+  expect(() => readEnv({ ...base, SVC_MODEL_TIMEOUT_MS: '0' })).toThrow('SVC_MODEL_TIMEOUT_MS');
 });

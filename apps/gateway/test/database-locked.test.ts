@@ -1,4 +1,4 @@
-import { createPostgresDatabase, holdLock, request } from '@svc/testkit';
+import { createPostgresDatabase, holdLock, lockWaits, request } from '@svc/testkit';
 import { expect, it } from 'vitest';
 import { createUserWithToken, startPlatform } from '../testing/platform.ts';
 
@@ -21,6 +21,31 @@ it('answers 503 core_unavailable, not a hang, while another session holds a tabl
     await lock.release();
   }
   expect((await request(workspaces, { token, json: { slug: 'globex' } })).status).toBe(201);
+  expect((await request(workspaces, { token })).body.workspaces).toHaveLength(2);
+  await platform.stop();
+});
+
+it("answers 503 core_unavailable, not a hang, while every connection of core's pool is busy; serves again once one is free", async () => {
+  const databaseUrl = await createPostgresDatabase();
+  const platform = await startPlatform({ databaseUrl, poolSize: 1, connectTimeoutMs: 500, statementTimeoutMs: 60_000 });
+  const token = await createUserWithToken(platform, 'ada@example.com');
+  const workspaces = `${platform.url}/cli/workspaces`;
+  expect((await request(workspaces, { token, json: { slug: 'acme' } })).status).toBe(201);
+
+  // A write that waits for another session's lock holds the pool's one connection.
+  const lock = await holdLock(databaseUrl, 'lock table workspaces in access exclusive mode');
+  const held = request(workspaces, { token, json: { slug: 'globex' } });
+  try {
+    await expect.poll(() => lockWaits(databaseUrl, '')).toBe(1);
+    // The next call waits for a connection until SVC_DATABASE_CONNECT_TIMEOUT_MS, then answers.
+    const answer = await request(workspaces, { token });
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('core_unavailable');
+    expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+  } finally {
+    await lock.release();
+  }
+  expect((await held).status).toBe(201);
   expect((await request(workspaces, { token })).body.workspaces).toHaveLength(2);
   await platform.stop();
 });

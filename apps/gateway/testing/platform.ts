@@ -49,6 +49,9 @@ export interface PlatformOptions {
   databaseUrl?: string;
   /** Core's SVC_DATABASE_STATEMENT_TIMEOUT_MS, on PostgreSQL. */
   statementTimeoutMs?: number;
+  /** Core's SVC_DATABASE_POOL and SVC_DATABASE_CONNECT_TIMEOUT_MS, on PostgreSQL. */
+  poolSize?: number;
+  connectTimeoutMs?: number;
   secretKey?: Buffer;
   clock?: () => Date;
   /** Core's logger, e.g. to read what core logs; silent by default. */
@@ -93,7 +96,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   };
   const core = await startCore({
     dataDir,
-    database: databaseUrl ? { url: databaseUrl, statementTimeoutMs: options.statementTimeoutMs } : undefined,
+    database: databaseUrl
+      ? {
+          url: databaseUrl,
+          statementTimeoutMs: options.statementTimeoutMs,
+          poolSize: options.poolSize,
+          connectTimeoutMs: options.connectTimeoutMs,
+        }
+      : undefined,
     port: 0,
     secretKey,
     config,

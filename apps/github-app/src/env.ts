@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
+import { defaultGithubTimeoutMs } from './deadline.ts';
 
 const schema = z.object({
   GITHUB_APP_ID: z.string().regex(/^\d+$/, 'expected the numeric App ID'),
@@ -8,6 +9,8 @@ const schema = z.object({
   GITHUB_WEBHOOK_SECRET: z.string().min(1, 'expected the webhook secret'),
   /** GitHub Enterprise Server's API (`https://HOST/api/v3`), or a fake GitHub in tests. */
   GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+  /** How long GitHub may take to answer one request, from sending it to the answer's last byte. */
+  GITHUB_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(defaultGithubTimeoutMs),
   GITHUB_APP_PORT: port(8082),
   ...coreUrlVariables,
   /** Core's: the app presents the internal token derived from it on every call to core. */
@@ -23,6 +26,7 @@ export interface GithubAppEnv {
   privateKey: string;
   secret: string;
   baseUrl: string;
+  timeoutMs: number;
   port: number;
   /** The cores the app works for: it moves to the next when the one it calls cannot be reached. */
   coreUrls: string[];
@@ -38,6 +42,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
     privateKey: parsed.GITHUB_PRIVATE_KEY.replace(/\\n/g, '\n'),
     secret: parsed.GITHUB_WEBHOOK_SECRET,
     baseUrl: parsed.GITHUB_API_URL,
+    timeoutMs: parsed.GITHUB_TIMEOUT_MS,
     port: parsed.GITHUB_APP_PORT,
     coreUrls: coreUrlsOf(parsed),
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),

@@ -3,6 +3,7 @@ import type { Logger } from '@svc/server-kit';
 import { createNodeMiddleware, Probot, type ProbotOctokit } from 'probot';
 import { svcApp } from './app.ts';
 import { connectCore } from './core.ts';
+import { defaultGithubTimeoutMs, fetchWithDeadline } from './deadline.ts';
 import { startEventLoop } from './events.ts';
 import { githubOctokit } from './octokit.ts';
 
@@ -18,6 +19,8 @@ export interface GithubAppOptions {
   secret: string;
   /** GitHub's REST API. */
   baseUrl: string;
+  /** How long GitHub may take to answer one request (GITHUB_TIMEOUT_MS; 10 s unless told). */
+  timeoutMs?: number;
   /** The cores to call, the next when one cannot be reached. */
   coreUrls: string[];
   secretKey: Buffer;
@@ -55,7 +58,15 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
  */
 export async function createGithubApp(options: GithubAppOptions): Promise<GithubApp> {
   const { appId, privateKey, secret, baseUrl, log } = options;
-  const probot = new Probot({ appId, privateKey, secret, baseUrl, log, Octokit: options.Octokit ?? githubOctokit() });
+  const probot = new Probot({
+    appId,
+    privateKey,
+    secret,
+    baseUrl,
+    log,
+    Octokit: options.Octokit ?? githubOctokit(),
+    request: { fetch: fetchWithDeadline(options.timeoutMs ?? defaultGithubTimeoutMs) },
+  });
   const connection = connectCore(options.coreUrls, options.secretKey);
   const middleware = await createNodeMiddleware(svcApp(connection.core), { probot, webhooksPath });
 

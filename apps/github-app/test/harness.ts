@@ -4,7 +4,7 @@ import type { TestPlatform } from '@svc/gateway/testing';
 import { closeServer, createLogger, listen } from '@svc/server-kit';
 import Bottleneck from 'bottleneck';
 import nock from 'nock';
-import { createGithubApp, type GithubApp, githubOctokit, webhooksPath } from '../src/index.ts';
+import { createGithubApp, type GithubApp, type GithubAppOptions, githubOctokit, webhooksPath } from '../src/index.ts';
 
 /** Where Octokit calls GitHub in these tests: nock answers there. */
 export const api = 'https://api.github.com';
@@ -34,17 +34,24 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** The app on a free port, reaching the test platform's core, with GitHub's API where nock answers. */
-export async function startApp(platform: TestPlatform): Promise<RunningApp> {
+/**
+ * The app on a free port, reaching the test platform's core, with GitHub's API where nock answers unless `baseUrl`
+ * says otherwise; `timeoutMs` is its GITHUB_TIMEOUT_MS.
+ */
+export async function startApp(
+  platform: TestPlatform,
+  options: Partial<Pick<GithubAppOptions, 'baseUrl' | 'timeoutMs' | 'log'>> = {},
+): Promise<RunningApp> {
   const app = await createGithubApp({
     appId: '1',
     privateKey: privateKeyPem,
     secret: webhookSecret,
-    baseUrl: api,
+    baseUrl: options.baseUrl ?? api,
+    timeoutMs: options.timeoutMs,
     coreUrls: [platform.core.url],
     secretKey: platform.secretKey,
     pollMs: 50,
-    log: createLogger('github-app', { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv),
+    log: options.log ?? createLogger('github-app', { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv),
     Octokit: noPacing(),
   });
   const url = `http://127.0.0.1:${await listen(app.server, 0, '127.0.0.1')}`;

@@ -3,6 +3,7 @@ export * from './grading.ts';
 export { EgressRefused, type EgressRules, egressRefusal } from './egress.ts';
 export * from './knowledge.ts';
 export * from './manifest.ts';
+export { defaultModelTimeoutMs, ModelTimeout } from './providers/deadline.ts';
 export { modelFamily } from './providers/family.ts';
 export * from './runtime.ts';
 export * from './runner-cache.ts';

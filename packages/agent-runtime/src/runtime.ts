@@ -2,6 +2,7 @@ import type { EgressRules } from './egress.ts';
 import { KnowledgeIndex, type KnowledgeHit, knowledgeToolName } from './knowledge.ts';
 import type { AgentDefinition } from './manifest.ts';
 import { anthropicProvider, type AnthropicSettings } from './providers/anthropic.ts';
+import { defaultModelTimeoutMs } from './providers/deadline.ts';
 import { openAiProvider, type OpenAiSettings } from './providers/openai.ts';
 import { scriptedProvider } from './providers/scripted.ts';
 import { callTool, redact, type ToolCallTrace } from './tools.ts';
@@ -10,6 +11,11 @@ import type { ModelProvider, Step, ToolDefinition } from './transcript.ts';
 export interface ProviderSettings {
   openai?: OpenAiSettings;
   anthropic?: AnthropicSettings;
+  /**
+   * How long one model call may take, the client's retries included, before it fails with `ModelTimeout`
+   * (SVC_MODEL_TIMEOUT_MS; 60 s unless told).
+   */
+  timeoutMs?: number;
 }
 
 export interface ChatMessage {
@@ -38,8 +44,9 @@ const maxRounds = 6;
 export function modelProvider(name: string, settings: ProviderSettings): ModelProvider | undefined {
   const [provider, ...rest] = name.split(':');
   const model = rest.join(':');
-  if (provider === 'openai') return openAiProvider(model, settings.openai ?? {});
-  if (provider === 'anthropic') return anthropicProvider(model, settings.anthropic ?? {});
+  const timeoutMs = settings.timeoutMs ?? defaultModelTimeoutMs;
+  if (provider === 'openai') return openAiProvider(model, settings.openai ?? {}, timeoutMs);
+  if (provider === 'anthropic') return anthropicProvider(model, settings.anthropic ?? {}, timeoutMs);
   return undefined;
 }
 

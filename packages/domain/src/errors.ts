@@ -69,6 +69,7 @@ export const errorStatus = {
   rate_limited: 429,
   internal_error: 500,
   core_unavailable: 503,
+  model_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

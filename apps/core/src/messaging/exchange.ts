@@ -8,23 +8,46 @@ export interface Exchanged {
 /**
  * One HTTP exchange through undici's dispatch API: the status and the body's text, without the response stream
  * that undici's request() builds for every call: core's sends to providers are on the path of every code.
+ * `timeoutMs` bounds the whole exchange, from connecting to the body's last byte: a server that takes the request
+ * and says nothing, or trickles its answer, fails it with "no answer within … ms".
  */
-export function exchange(options: Dispatcher.DispatchOptions): Promise<Exchanged> {
+export function exchange(options: Dispatcher.DispatchOptions, timeoutMs: number): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status = 0;
-    getGlobalDispatcher().dispatch(options, {
-      onConnect: () => {},
-      onHeaders: (statusCode: number) => {
-        status = statusCode;
-        return true;
+    const late = new Error(`no answer within ${timeoutMs} ms`);
+    let expired = false;
+    let abort: ((reason: Error) => void) | undefined;
+    const timer = setTimeout(() => {
+      expired = true;
+      reject(late);
+      abort?.(late);
+    }, timeoutMs);
+    getGlobalDispatcher().dispatch(
+      { ...options, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+      {
+        // Called once the request goes on a connection; until then, the deadline above stands alone.
+        onConnect: (abortRequest: (reason: Error) => void) => {
+          if (expired) abortRequest(late);
+          else abort = abortRequest;
+        },
+        onHeaders: (statusCode: number) => {
+          status = statusCode;
+          return true;
+        },
+        onData: (chunk: Buffer) => {
+          chunks.push(chunk);
+          return true;
+        },
+        onComplete: () => {
+          clearTimeout(timer);
+          resolve({ status, text: Buffer.concat(chunks).toString('utf8') });
+        },
+        onError: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       },
-      onData: (chunk: Buffer) => {
-        chunks.push(chunk);
-        return true;
-      },
-      onComplete: () => resolve({ status, text: Buffer.concat(chunks).toString('utf8') }),
-      onError: reject,
-    });
+    );
   });
 }

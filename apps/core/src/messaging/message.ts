@@ -17,29 +17,25 @@ export interface SendResult {
 export const otpText = (message: Pick<OtpMessage, 'code' | 'ttlMinutes'>) =>
   `${message.code} is your verification code. For your security, do not share this code. It expires in ${message.ttlMinutes} minutes.`;
 
-const sendTimeoutMs = 10_000;
-
 /**
  * POSTs to a provider (undici's dispatch API: the delivery loop shares core's CPU with every API call) and
- * classifies the outcome; `describe` turns a provider's error body into a sentence.
+ * classifies the outcome; `describe` turns a provider's error body into a sentence. A provider that has not
+ * answered within `timeoutMs` fails the attempt, which is retried.
  */
 export async function postToProvider(
   url: string,
   init: { headers: Record<string, string>; body: string },
   describe: (status: number, body: unknown) => string,
+  timeoutMs: number,
 ): Promise<unknown> {
   let status: number;
   let text: string;
   try {
     const target = new URL(url);
-    ({ status, text } = await exchange({
-      origin: target.origin,
-      path: `${target.pathname}${target.search}`,
-      method: 'POST',
-      ...init,
-      headersTimeout: sendTimeoutMs,
-      bodyTimeout: sendTimeoutMs,
-    }));
+    ({ status, text } = await exchange(
+      { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', ...init },
+      timeoutMs,
+    ));
   } catch (error) {
     throw new DeliveryError(`could not reach the provider: ${(error as Error).message}`, true);
   }

@@ -14,14 +14,9 @@ export function createMessenger(store: Store, config: CoreConfig, log: Logger, n
   return async (sender, message) => {
     switch (sender.kind) {
       case 'whatsapp_cloud':
-        return sendWhatsappCloud(config.providers.whatsappGraphUrl, sender.config as unknown as WhatsappCloudConfig, message);
+        return sendWhatsappCloud(config.providers, sender.config as unknown as WhatsappCloudConfig, message);
       case 'twilio_whatsapp':
-        return sendTwilioWhatsapp(
-          config.providers.twilioApiUrl,
-          sender.config as unknown as TwilioWhatsappConfig,
-          message,
-          sender.webhookUrl ?? '',
-        );
+        return sendTwilioWhatsapp(config.providers, sender.config as unknown as TwilioWhatsappConfig, message, sender.webhookUrl ?? '');
       case 'dev': {
         const id = newId('dev');
         const body = otpText(message);

@@ -1,3 +1,4 @@
+import type { CoreConfig } from '../config.ts';
 import { DeliveryError } from '../services/outbox-loop.ts';
 import { type OtpMessage, postToProvider, type SendResult } from './message.ts';
 
@@ -10,7 +11,7 @@ export interface TwilioWhatsappConfig {
 
 /** Sends the code through Twilio's Messages API with a WhatsApp content template (`{{1}}` is the code). */
 export async function sendTwilioWhatsapp(
-  apiUrl: string,
+  providers: CoreConfig['providers'],
   config: TwilioWhatsappConfig,
   message: OtpMessage,
   statusCallback: string,
@@ -24,7 +25,7 @@ export async function sendTwilioWhatsapp(
   });
   const basic = Buffer.from(`${config.account_sid}:${config.auth_token}`).toString('base64');
   const answer = (await postToProvider(
-    `${apiUrl}/2010-04-01/Accounts/${encodeURIComponent(config.account_sid)}/Messages.json`,
+    `${providers.twilioApiUrl}/2010-04-01/Accounts/${encodeURIComponent(config.account_sid)}/Messages.json`,
     {
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: form.toString(),
@@ -33,6 +34,7 @@ export async function sendTwilioWhatsapp(
       const detail = error as { message?: string; code?: number };
       return detail.message ? `${detail.message} (code ${detail.code ?? '?'})` : 'Twilio refused the message';
     },
+    providers.timeoutMs,
   )) as { sid?: string };
   if (!answer.sid) throw new DeliveryError('Twilio answered without a message SID', true);
   return { providerMessageId: answer.sid };

@@ -1,3 +1,4 @@
+import type { CoreConfig } from '../config.ts';
 import { DeliveryError } from '../services/outbox-loop.ts';
 import { type OtpMessage, postToProvider, type SendResult } from './message.ts';
 
@@ -16,7 +17,11 @@ interface GraphError {
  * Sends the code with an AUTHENTICATION template: the code fills the body parameter and the
  * copy-code (URL) button, as the WhatsApp Cloud API requires.
  */
-export async function sendWhatsappCloud(graphUrl: string, config: WhatsappCloudConfig, message: OtpMessage): Promise<SendResult> {
+export async function sendWhatsappCloud(
+  providers: CoreConfig['providers'],
+  config: WhatsappCloudConfig,
+  message: OtpMessage,
+): Promise<SendResult> {
   const body = {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
@@ -32,7 +37,7 @@ export async function sendWhatsappCloud(graphUrl: string, config: WhatsappCloudC
     },
   };
   const answer = (await postToProvider(
-    `${graphUrl}/${encodeURIComponent(config.phone_number_id)}/messages`,
+    `${providers.whatsappGraphUrl}/${encodeURIComponent(config.phone_number_id)}/messages`,
     {
       headers: { authorization: `Bearer ${config.access_token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -41,6 +46,7 @@ export async function sendWhatsappCloud(graphUrl: string, config: WhatsappCloudC
       const detail = (error as GraphError).error;
       return detail?.message ? `${detail.message} (code ${detail.code ?? '?'})` : 'the Graph API refused the message';
     },
+    providers.timeoutMs,
   )) as { messages?: { id?: string }[] };
   const id = answer.messages?.[0]?.id;
   if (!id) throw new DeliveryError('the Graph API answered without a message id', true);

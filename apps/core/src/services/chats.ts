@@ -1,4 +1,4 @@
-import { AgentRunner, AgentRunnerCache, type EgressRules, parseBundle, type ProviderSettings } from '@svc/agent-runtime';
+import { AgentRunner, AgentRunnerCache, type EgressRules, ModelTimeout, parseBundle, type ProviderSettings } from '@svc/agent-runtime';
 import { DomainError, type InboxQuery } from '@svc/domain';
 import { z } from 'zod';
 import type { Chat } from '../store/agents-store.ts';
@@ -25,6 +25,13 @@ const toChatView = (c: Chat) => ({
   channel: c.channel,
   created_at: c.createdAt,
 });
+
+/** A model that did not answer in time, as the caller's error; the visitor's message was not kept and may be sent again. */
+function modelTimedOut(error: unknown): never {
+  if (!(error instanceof ModelTimeout)) throw error;
+  const seconds = error.timeoutMs / 1000;
+  throw new DomainError('model_timeout', `the agent's model ${error.model} did not answer within ${seconds} s; send the message again`);
+}
 
 /** Chats with deployed agents: each message is a real agent turn, traced. */
 export function createChatService(
@@ -78,7 +85,7 @@ export function createChatService(
       const history = (await store.chats.messages(chat.id)).map((m) => ({ role: m.role, text: m.text }));
       const secrets = await deployments.secretValues(workspaceId, chat.environment);
       const visitorAt = clock().toISOString();
-      const { reply, trace } = await runner.reply(history, text, secrets);
+      const { reply, trace } = await runner.reply(history, text, secrets).catch(modelTimedOut);
       const visitor = { id: newId('msg'), chatId: chat.id, role: 'visitor' as const, text, trace: null, createdAt: visitorAt };
       const agent = { id: newId('msg'), chatId: chat.id, role: 'agent' as const, text: reply, trace, createdAt: clock().toISOString() };
       await store.chats.addMessages([visitor, agent]);

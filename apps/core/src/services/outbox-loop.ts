@@ -59,9 +59,9 @@ const concurrency = 32;
 /** In-flight count at or under which finished sends make room for more. */
 const lowWater = concurrency / 2;
 /**
- * How long a claimed item is this core's alone unless told (SVC_OUTBOX_CLAIM_MS): far longer than a send takes
- * (provider calls time out after 10 s), and short enough that the items of a core that died are sent by another a
- * minute later.
+ * How long a claimed item is this core's alone unless told (SVC_OUTBOX_CLAIM_MS): far longer than a send takes (a
+ * silent provider or SMTP server fails it after SVC_SENDER_TIMEOUT_MS or SMTP_TIMEOUT_MS, 10 s unless told), and
+ * short enough that the items of a core that died are sent by another a minute later.
  */
 export const claimMs = 60_000;
 

@@ -169,7 +169,7 @@ export const agentEndpoints = [
     body: sendMessageInput,
     status: 201,
     response: { description: "The agent's reply", schema: agentReply },
-    errors: ['workspace_not_found', 'chat_not_found'],
+    errors: ['workspace_not_found', 'chat_not_found', 'model_timeout'],
     handle: ({ core, caller, params, body }) =>
       core.chats.send.mutate({ workspace: params.slug, chat_id: params.id, text: body.text }, caller),
   }),

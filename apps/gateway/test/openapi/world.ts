@@ -1,4 +1,4 @@
-import { type FakeProvider, graphAccepted, startFakeProvider } from '@svc/testkit';
+import { type FakeProvider, graphAccepted, startFakeProvider, startSilentPeer } from '@svc/testkit';
 import { fakeClock } from '../phone-verification/setup.ts';
 import { createUserWithToken, startGatewayWithoutCore, startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { type Call, type Conformance, conformance } from './conformance.ts';
@@ -10,7 +10,10 @@ export interface World {
   clock: ReturnType<typeof fakeClock>;
   /** The gateway without core: every operation answers it 503. */
   downUrl: string;
-  /** The owner of `acme` (a WhatsApp Cloud sender against a fake Graph API) and of `bare` (no sender). */
+  /**
+   * The owner of `acme` (a WhatsApp Cloud sender against a fake Graph API) and of `bare` (no sender). Agents of an
+   * `openai:` model get no answer from it.
+   */
   token: string;
   /** A supervisor of `acme`: reads, but changes nothing. */
   supervisorToken: string;
@@ -35,11 +38,14 @@ export type OperationCases = Record<string, OperationCase>;
 export async function startWorld(): Promise<World> {
   const clock = fakeClock();
   const graph: FakeProvider = await startFakeProvider(graphAccepted);
+  // An OpenAI-compatible provider that never answers: a chat with an agent of its model times out.
+  const model = await startSilentPeer();
   // Tools may reach backends on 127.0.0.1: eval replays call a backend that holds them while a run is cancelled.
   const platform = await startPlatform({
     clock: clock.now,
     providers: { whatsappGraphUrl: graph.url },
     toolEgress: { allowPrivateNetworks: true },
+    models: { openai: { baseURL: `${model.url}/v1` }, timeoutMs: 500 },
   });
   const down = await startGatewayWithoutCore();
   const mailPlatform = await startPlatform({ localMode: true });
@@ -70,6 +76,7 @@ export async function startWorld(): Promise<World> {
       await down.stop();
       await platform.stop();
       await graph.close();
+      await model.close();
     },
   };
 }

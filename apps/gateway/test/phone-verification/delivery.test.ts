@@ -1,5 +1,5 @@
-import { graphAccepted, request, startFakeProvider } from '@svc/testkit';
-import { createUserWithToken, startPlatform } from '../../testing/platform.ts';
+import { graphAccepted, request, startFakeProvider, startSilentPeer } from '@svc/testkit';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClock, number, outboxSettled, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
 
@@ -11,6 +11,13 @@ afterEach(async () => {
 
 const create = (w: VerificationWorld) => w.api('/api/v1/acme/phone_verifications', { json: { phone_number: number } });
 const show = (w: VerificationWorld, id: string) => w.api(`/api/v1/acme/phone_verifications/${id}`);
+
+/** The only message, while it waits for its next attempt. */
+const waiting = async (platform: TestPlatform) => (await platform.core.services.store.outbox.due('9999-01-01T00:00:00.000Z', 10))[0];
+
+/** Resolves once core has recorded `count` failed attempts of the only message and scheduled the next. */
+const failedAttempts = (w: { platform: TestPlatform }, count: number) =>
+  expect.poll(async () => (await waiting(w.platform))?.attempts).toBe(count);
 
 describe('WhatsApp Cloud API', () => {
   it('sends an AUTHENTICATION template with the code in the body and the copy-code button', async () => {
@@ -82,10 +89,6 @@ describe('WhatsApp Cloud API', () => {
 describe('provider outages', () => {
   const unavailable = { status: 503, body: { error: { message: 'Service temporarily unavailable' } } };
 
-  /** Resolves once core has recorded `count` failed attempts of the only message and scheduled the next. */
-  const failedAttempts = (w: VerificationWorld, count: number) =>
-    expect.poll(async () => (await w.platform.core.services.store.outbox.due('9999-01-01T00:00:00.000Z', 10))[0]?.attempts).toBe(count);
-
   it('keep a code retried while it is valid, and deliver it when the provider is back minutes later', async () => {
     const clock = fakeClock();
     world = await verificationWorld({ clock: clock.now, delivery: { backoffBaseMs: 1000, maxBackoffMs: 30_000 } });
@@ -114,6 +117,42 @@ describe('provider outages', () => {
     expect(delivery.error).toContain('expired before it could be delivered');
     expect(delivery.error).toContain('Service temporarily unavailable');
     expect(world.graph.requests).toHaveLength(1);
+  });
+});
+
+describe('a sender that takes the send and says nothing', () => {
+  const heldForever = new Promise(() => {});
+
+  it('fails the attempt after SVC_SENDER_TIMEOUT_MS and retries it with backoff; the code is delivered once WhatsApp answers', async () => {
+    const clock = fakeClock();
+    world = await verificationWorld({ clock: clock.now, providers: { timeoutMs: 300 }, delivery: { backoffBaseMs: 1000 } });
+    world.graph.queue({ ...graphAccepted(), until: heldForever });
+    const id = (await create(world)).body.verification_id;
+    await failedAttempts(world, 1);
+    expect((await waiting(world.platform))?.lastError).toBe('could not reach the provider: no answer within 300 ms');
+    expect((await show(world, id)).body.delivery.status).toBe('queued');
+    clock.advance(2); // past the backoff of a first retry: 1 s, +20 % jitter
+    await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('sent');
+    const code = await world.deliveredCode(1);
+    expect((await world.api(`/api/v1/acme/phone_verifications/${id}/verify`, { json: { code } })).body).toEqual({ verified: true });
+  });
+
+  it('fails each attempt to a Twilio API that never answers after SVC_SENDER_TIMEOUT_MS, and keeps retrying the code', async () => {
+    const silent = await startSilentPeer();
+    const clock = fakeClock();
+    const twilio = await twilioWorld({
+      clock: clock.now,
+      providers: { twilioApiUrl: silent.url, timeoutMs: 300 },
+      delivery: { backoffBaseMs: 1000 },
+    });
+    await twilio.api('/api/v1/acme/phone_verifications', { json: { phone_number: number } });
+    await failedAttempts(twilio, 1);
+    clock.advance(2);
+    await failedAttempts(twilio, 2);
+    expect((await waiting(twilio.platform))?.lastError).toBe('could not reach the provider: no answer within 300 ms');
+    expect(silent.connections).toBeGreaterThanOrEqual(2);
+    await twilio.stop();
+    await silent.close();
   });
 });
 

@@ -79,10 +79,10 @@ export const twilioSender = {
   content_sid: `HX${'b'.repeat(32)}`,
 } as const;
 
-/** A platform whose workspace `acme` sends through Twilio's WhatsApp sender, against a fake Twilio API. */
-export async function twilioWorld() {
+/** A platform whose workspace `acme` sends through Twilio's WhatsApp sender, against a fake Twilio API unless told. */
+export async function twilioWorld(options: PlatformOptions = {}) {
   const twilio = await startFakeProvider(twilioAccepted);
-  const platform = await startPlatform({ providers: { twilioApiUrl: twilio.url } });
+  const platform = await startPlatform({ ...options, providers: { twilioApiUrl: twilio.url, ...options.providers } });
   const token = await createUserWithToken(platform, 'ada@example.com');
   const api = (path: string, init: RequestOptions = {}) => request(`${platform.url}${path}`, { token, ...init });
   await api('/cli/workspaces', { json: { slug: 'acme' } });

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
+import { withDeadline } from './deadline.ts';
 import { maxRetries, modelFamily } from './family.ts';
 
 export interface AnthropicSettings {
@@ -32,14 +33,14 @@ function toMessages(steps: Step[]): MessageParam[] {
   return messages;
 }
 
-/** Anthropic's Messages API. */
-export function anthropicProvider(model: string, settings: AnthropicSettings): ModelProvider {
-  const client = new Anthropic({ apiKey: settings.apiKey ?? 'not-set', baseURL: settings.baseURL, maxRetries });
+/** Anthropic's Messages API. `timeoutMs` bounds each call. */
+export function anthropicProvider(model: string, settings: AnthropicSettings, timeoutMs: number): ModelProvider {
+  const client = new Anthropic({ apiKey: settings.apiKey ?? 'not-set', baseURL: settings.baseURL, maxRetries, timeout: timeoutMs });
   return {
     family: modelFamily('anthropic', model),
     model,
     async next(request: ModelRequest): Promise<ModelTurn> {
-      const message = await client.messages.create({
+      const body = {
         model,
         max_tokens: 1024,
         system: request.system,
@@ -54,7 +55,8 @@ export function anthropicProvider(model: string, settings: AnthropicSettings): M
             }
           : {}),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-      });
+      };
+      const message = await withDeadline(`anthropic:${model}`, timeoutMs, (signal) => client.messages.create(body, { signal }));
       const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
       const toolCalls = message.content.flatMap((block) =>
         block.type === 'tool_use' ? [{ id: block.id, name: block.name, args: (block.input ?? {}) as Record<string, unknown> }] : [],

@@ -1,6 +1,6 @@
 /**
  * Retries of a model call answered 429 or 5xx (or not answered), with the clients' backoff, which honours the
- * provider's Retry-After: enough to ride out a rate limit's window before the turn fails.
+ * provider's Retry-After: enough to ride out a rate limit's window before the turn fails, within the call's deadline.
  */
 export const maxRetries = 4;
 

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
+import { withDeadline } from './deadline.ts';
 import { maxRetries, modelFamily } from './family.ts';
 
 export interface OpenAiSettings {
@@ -24,14 +25,14 @@ function toMessages(system: string, steps: Step[]): ChatCompletionMessageParam[]
   return messages;
 }
 
-/** Any OpenAI-compatible chat completions server: OpenAI, vLLM, Ollama, llama.cpp server. */
-export function openAiProvider(model: string, settings: OpenAiSettings): ModelProvider {
-  const client = new OpenAI({ apiKey: settings.apiKey ?? 'not-needed', baseURL: settings.baseURL, maxRetries });
+/** Any OpenAI-compatible chat completions server: OpenAI, vLLM, Ollama, llama.cpp server. `timeoutMs` bounds each call. */
+export function openAiProvider(model: string, settings: OpenAiSettings, timeoutMs: number): ModelProvider {
+  const client = new OpenAI({ apiKey: settings.apiKey ?? 'not-needed', baseURL: settings.baseURL, maxRetries, timeout: timeoutMs });
   return {
     family: modelFamily('openai', model),
     model,
     async next(request: ModelRequest): Promise<ModelTurn> {
-      const completion = await client.chat.completions.create({
+      const body = {
         model,
         messages: toMessages(request.system, request.steps),
         ...(request.tools.length
@@ -43,7 +44,8 @@ export function openAiProvider(model: string, settings: OpenAiSettings): ModelPr
             }
           : {}),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-      });
+      };
+      const completion = await withDeadline(`openai:${model}`, timeoutMs, (signal) => client.chat.completions.create(body, { signal }));
       const message = completion.choices[0]?.message;
       const calls = (message?.tool_calls ?? []).flatMap((call) =>
         call.type === 'function' ? [{ id: call.id, name: call.function.name, args: parseArgs(call.function.arguments) }] : [],

@@ -12,6 +12,8 @@ export interface PostgresChangesOptions {
   retryMs?: number;
   /** The longest wait between attempts to listen again. */
   maxRetryMs?: number;
+  /** How long opening a connection may take, as for the store's own (SVC_DATABASE_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -22,12 +24,12 @@ export interface PostgresChangesOptions {
  */
 export async function createPostgresChanges(
   url: string,
-  { retryMs = 100, maxRetryMs = 5_000 }: PostgresChangesOptions = {},
+  { retryMs = 100, maxRetryMs = 5_000, connectTimeoutMs = 5_000 }: PostgresChangesOptions = {},
 ): Promise<Changes> {
   // Without jitter: a core retries its one connection, too few to need spreading.
   const retryBackoff: Backoff = { baseMs: retryMs, maxMs: maxRetryMs, jitter: [1, 1] };
   const listeners = new ChangeListeners();
-  const publisher = new pg.Pool({ connectionString: url, max: 2 });
+  const publisher = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: connectTimeoutMs });
   // A publishing connection the server drops while idle is replaced on the next query; it must not end core.
   publisher.on('error', () => {});
   let listening: pg.Client | undefined;
@@ -43,7 +45,7 @@ export async function createPostgresChanges(
   }
 
   async function listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    const client = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: connectTimeoutMs });
     client.on('notification', heard);
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));

@@ -19,15 +19,29 @@ export interface PostgresOptions {
    * (SVC_DATABASE_STATEMENT_TIMEOUT_MS). Migrations have no limit.
    */
   statementTimeoutMs?: number;
+  /**
+   * How long a call waits for a connection, one of the pool's to be free or a new one to open, before it answers 503
+   * (SVC_DATABASE_CONNECT_TIMEOUT_MS).
+   */
+  connectTimeoutMs?: number;
 }
 
 /**
  * Connects to the database at `url` and applies the committed migrations under an advisory lock: the first core
  * to start migrates, the others wait for it and find nothing left to do.
  */
-export async function openPostgres(url: string, { poolSize = 10, statementTimeoutMs = 10_000 }: PostgresOptions = {}): Promise<PgDb> {
-  // A database out of reach, or a table another session holds locked, fails a call within seconds rather than holding it.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
+export async function openPostgres(
+  url: string,
+  { poolSize = 10, statementTimeoutMs = 10_000, connectTimeoutMs = 5_000 }: PostgresOptions = {},
+): Promise<PgDb> {
+  // A database out of reach, every connection busy, or a table another session holds locked: each fails a call within
+  // seconds rather than holding it.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: connectTimeoutMs,
+    statement_timeout: statementTimeoutMs,
+  });
   // A connection the server drops (a restart, a failover) must not end core: the pool replaces an idle one on the next
   // query, and the query a busy one was running fails with the error. Without a listener of its own, a busy
   // connection's error would be thrown as an uncaught exception.

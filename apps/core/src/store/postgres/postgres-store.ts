@@ -32,7 +32,7 @@ const closeWaitMs = 5_000;
  */
 export async function createPostgresStore(url: string, options?: PostgresOptions): Promise<Store> {
   const db = await openPostgres(url, options);
-  const changes = await createPostgresChanges(url).catch(async (error: unknown) => {
+  const changes = await createPostgresChanges(url, { connectTimeoutMs: options?.connectTimeoutMs }).catch(async (error: unknown) => {
     await db.$client.end();
     throw error;
   });

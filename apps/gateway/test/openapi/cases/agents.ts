@@ -140,6 +140,14 @@ export const agentCases: OperationCases = {
       const send = (chatId: string, slug = 'acme') =>
         api.call('sendMessage', { token, params: { slug, id: chatId }, json: { text: 'refund?' } });
       expect((await send(id)).body.reply).toBe('Refunds take 5 days.');
+      const silentModel = { ...files(), 'agents/support/agent.yaml': 'name: Support\nmodel: openai:gpt-4.1-mini\n' };
+      await api.call('pushDeployment', { token, params: acme, json: { environment: 'silent-model', files: silentModel } });
+      const timedOut = await api.call('createChat', {
+        token,
+        params: { slug: 'acme' },
+        json: { agent: 'support', environment: 'silent-model' },
+      });
+      expect((await send(timedOut.body.chat_id)).body.error.code).toBe('model_timeout');
       expect((await send('chat_unknown')).body.error.code).toBe('chat_not_found');
       expect((await send(id, 'nowhere')).body.error.code).toBe('workspace_not_found');
     },
