@@ -7,7 +7,7 @@ const args = process.argv.slice(2);
 const end = args.indexOf('--');
 // Known before parsing, so that a usage error is JSON too.
 const json = (end === -1 ? args : args.slice(0, end)).includes('--json');
-const program = buildProgram({ json });
+const program = await buildProgram(args, { json });
 
 try {
   await program.parseAsync(process.argv);

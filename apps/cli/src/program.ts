@@ -1,15 +1,46 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { registerAgents } from './commands/agents.ts';
-import { registerEval } from './commands/eval.ts';
-import { registerFlags } from './commands/flags.ts';
-import { registerGithub } from './commands/github.ts';
-import { registerInit } from './commands/init.ts';
-import { registerLogin } from './commands/login.ts';
-import { registerMembers } from './commands/members.ts';
-import { registerSender } from './commands/sender.ts';
-import { registerWhoami } from './commands/whoami.ts';
-import { registerWorkspaces } from './commands/workspaces.ts';
+
+/** How a command module adds its commands to the program. */
+type Register = (program: Command) => void;
+
+// Each command's module (and what it imports: zod schemas, spinners, YAML...) loads only when that command runs, so
+// `svc --version` and a command's start load nothing else; help loads them all, to list them.
+const agents = async (): Promise<Register> => (await import('./commands/agents.ts')).registerAgents;
+const login = async (): Promise<Register> => (await import('./commands/login.ts')).registerLogin;
+const github = async (): Promise<Register> => (await import('./commands/github.ts')).registerGithub;
+const commandModules: Record<string, () => Promise<Register>> = {
+  login,
+  logout: login,
+  whoami: async () => (await import('./commands/whoami.ts')).registerWhoami,
+  workspaces: async () => (await import('./commands/workspaces.ts')).registerWorkspaces,
+  members: async () => (await import('./commands/members.ts')).registerMembers,
+  sender: async () => (await import('./commands/sender.ts')).registerSender,
+  push: agents,
+  publish: agents,
+  envs: agents,
+  secrets: agents,
+  flags: async () => (await import('./commands/flags.ts')).registerFlags,
+  eval: async () => (await import('./commands/eval.ts')).registerEval,
+  init: async () => (await import('./commands/init.ts')).registerInit,
+  github,
+};
+/** Every command module once, in the order help lists them. */
+const allModules = [...new Set(Object.values(commandModules))];
+
+/** The global options that take a value: what follows them is not a command's name. */
+const valueOptions = new Set(['--base-url', '-w', '--workspace']);
+
+/** The command a command line names (its first word that is neither an option nor an option's value), if any. */
+function commandOf(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return undefined;
+    if (valueOptions.has(arg)) i++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -24,7 +55,8 @@ function usageError(text: string, write: (text: string) => void, json: boolean):
   process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message } }, null, 2)}\n`);
 }
 
-export function buildProgram({ json = false }: { json?: boolean } = {}): Command {
+/** The program for the command line `args` (without node and the script): with the commands it may run. */
+export async function buildProgram(args: string[], { json = false }: { json?: boolean } = {}): Promise<Command> {
   const program = new Command('svc')
     .description('The svc developer CLI: workspaces, phone verification, agents and deployments, flags and evals, GitHub')
     .version(version, '-V, --version')
@@ -34,15 +66,9 @@ export function buildProgram({ json = false }: { json?: boolean } = {}): Command
     .showHelpAfterError(!json)
     .exitOverride()
     .configureOutput({ outputError: (text, write) => usageError(text, write, json) });
-  registerLogin(program);
-  registerWhoami(program);
-  registerWorkspaces(program);
-  registerMembers(program);
-  registerSender(program);
-  registerAgents(program);
-  registerFlags(program);
-  registerEval(program);
-  registerInit(program);
-  registerGithub(program);
+  const named = commandOf(args);
+  const onlyVersion = named === undefined && (args.includes('-V') || args.includes('--version'));
+  const modules = named && commandModules[named] ? [commandModules[named]] : onlyVersion ? [] : allModules;
+  for (const register of await Promise.all(modules.map((load) => load()))) register(program);
   return program;
 }

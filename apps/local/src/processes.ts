@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-const tsx = import.meta.resolve('tsx');
+// Local mode runs every app from its sources, the workspace's packages included (their `development` export).
+const fromSources = ['--conditions=development', '--import', import.meta.resolve('tsx')];
 const appsDir = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface PlatformProcess {
@@ -15,7 +16,7 @@ export interface PlatformProcess {
 
 /** Starts one app's entry point (`apps/<name>/src/main.ts`) as its own process, with an IPC channel for `ready`. */
 export function startApp(name: string, env: NodeJS.ProcessEnv): PlatformProcess {
-  const child = spawn(process.execPath, ['--import', tsx, `${appsDir}${name}/src/main.ts`], {
+  const child = spawn(process.execPath, [...fromSources, `${appsDir}${name}/src/main.ts`], {
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

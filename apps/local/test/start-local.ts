@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { freePort, type ProcessResult, runProcess, spawnGroup, stopProcesses } from '@svc/testkit';
+import { freePort, fromSources, type ProcessResult, runProcess, spawnGroup, stopProcesses } from '@svc/testkit';
 import { afterEach } from 'vitest';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const svcBin = fileURLToPath(new URL('../../cli/bin/svc.js', import.meta.url));
-const tsx = import.meta.resolve('tsx');
 
 // Whatever the test's end, `pnpm start` and the core, gateway and eval runner it started stop with it: they are
 // one process group.
@@ -18,7 +17,7 @@ export async function freePorts(): Promise<{ PORT: string; CORE_PORT: string; DE
 
 /** `pnpm start` as its own process, with only the given environment; `ready` resolves with its banner. */
 export function startLocal(env: Record<string, string>) {
-  const local = spawnGroup(process.execPath, ['--import', tsx, main], { env: { LOG_LEVEL: 'warn', ...env } });
+  const local = spawnGroup(process.execPath, [...fromSources(), main], { env: { LOG_LEVEL: 'warn', ...env } });
   const ready = local.waitForOutput('Press Ctrl-C', { stream: 'stdout', timeoutMs: 60_000 }).then(() => local.output('stdout'));
   ready.catch(() => {}); // a test that expects a failed start awaits `exited` instead
   return { ...local, ready };

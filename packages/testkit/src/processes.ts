@@ -155,16 +155,19 @@ export async function runProcess(command: string, args: string[], options: Group
 }
 
 /**
- * An app's entry point (`src/main.ts`) run as its own process under tsx, as `pnpm --filter <app> start` runs it,
- * with only PATH and `env` in its environment.
+ * An app's entry point (`src/main.ts`) run as its own process under tsx, as `pnpm --filter <app> dev` runs it (the
+ * workspace's packages from their sources), with only PATH and `env` in its environment.
  */
 export function startApp(
   entry: string,
   env: Record<string, string>,
   { stdio = 'pipe', execArgv = [] }: { stdio?: 'pipe' | 'inherit-stderr'; execArgv?: string[] } = {},
 ): ProcessGroup {
-  return spawnGroup(process.execPath, [...execArgv, '--import', import.meta.resolve('tsx'), entry], { env, stdio });
+  return spawnGroup(process.execPath, [...execArgv, ...fromSources(), entry], { env, stdio });
 }
+
+/** Node's options that run TypeScript entry points with the workspace's packages from their sources, not dist/. */
+export const fromSources = (): string[] => ['--conditions=development', '--import', import.meta.resolve('tsx')];
 
 /** Resolves once `url` answers below 500 (a process that just started listens and is ready); throws after `timeoutMs`. */
 export async function waitUntilAnswering(url: string, { method = 'GET', timeoutMs = 30_000 } = {}): Promise<void> {

@@ -1,12 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { migrationsFolders } from '../../migrations.ts';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
-const migrationsFolder = fileURLToPath(new URL('../../../drizzle-pg', import.meta.url));
+const migrationsFolder = migrationsFolders.postgres;
 
 /** The advisory lock every core takes to migrate: cores starting at once migrate one after the other, so once. */
 const migrationLock = 7_302_115_001;

@@ -1,14 +1,14 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.ts';
+import { migrationsFolders } from '../../migrations.ts';
 
 export type SqliteDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+const migrationsFolder = migrationsFolders.sqlite;
 
 /**
  * The database, its WAL and its shared-memory index hold every workspace's data: readable by core's user alone,

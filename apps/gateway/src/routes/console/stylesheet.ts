@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readAsset } from '../../assets.ts';
 
 /** The console's one stylesheet, served at `stylesheetPath`: the pages' policy allows styles from there only. */
-export const stylesheet = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
+export const stylesheet = readAsset('console.css');
 export const stylesheetPath = '/console.css';
