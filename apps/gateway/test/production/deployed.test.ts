@@ -110,7 +110,9 @@ it('sends and checks a code, and finishes an eval run, through the deployed apps
   const verified = await call(`/api/v1/acme/phone_verifications/${created.body.verification_id}/verify`, { code });
   expect(verified).toMatchObject({ status: 200, body: { verified: true } });
 
-  expect((await call('/api/developer/v1/acme/deployments', { environment: 'preview', files: salesAgent('Plans start at 12 USD.') })).status).toBe(201);
+  expect(
+    (await call('/api/developer/v1/acme/deployments', { environment: 'preview', files: salesAgent('Plans start at 12 USD.') })).status,
+  ).toBe(201);
   const evalCase = { agent: 'sales', turns: ['what is the price?'], expected: 'Says "12 USD".' };
   expect((await call('/api/developer/v1/acme/evals/cases', evalCase)).status).toBe(201);
   const started = await call('/api/developer/v1/acme/evals/runs', { environment: 'preview' });

@@ -102,6 +102,22 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .from(hourlySends)
     .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
     .prepare('messaging_sends_in_hour');
+  // A verify's write: prepared once per connection, as its read is.
+  const failAttempt = db
+    .update(phoneVerifications)
+    .set({
+      failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
+      status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${p('blockAt')} then 'blocked' else ${phoneVerifications.status} end`,
+    })
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
+    .returning()
+    .prepare('messaging_fail_attempt');
+  const verify = db
+    .update(phoneVerifications)
+    .set({ status: 'verified', verifiedAt: sql`${p('at')}` })
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
+    .returning({ id: phoneVerifications.id })
+    .prepare('messaging_verify');
   const senderOf = db
     .select()
     .from(senders)
@@ -199,27 +215,11 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         return { pending: state?.pending ?? undefined, recentSendTimes: state?.recentSendTimes ?? [] };
       },
       async recordFailedAttempt(id, blockAt) {
-        const [after] = await statement(() =>
-          db
-            .update(phoneVerifications)
-            .set({
-              failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
-              status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${blockAt} then 'blocked' else ${phoneVerifications.status} end`,
-            })
-            .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
-            .returning(),
-        );
+        const [after] = await statement(() => failAttempt.execute({ id, blockAt }));
         return after;
       },
       async markVerified(id, at) {
-        const verified = await statement(() =>
-          db
-            .update(phoneVerifications)
-            .set({ status: 'verified', verifiedAt: at })
-            .where(and(eq(phoneVerifications.id, id), eq(phoneVerifications.status, 'pending')))
-            .returning({ id: phoneVerifications.id }),
-        );
-        return verified.length > 0;
+        return (await statement(() => verify.execute({ id, at }))).length > 0;
       },
     },
     outbox: {
