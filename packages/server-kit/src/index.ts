@@ -5,3 +5,4 @@ export * from './internal-auth.ts';
 export * from './secret-key.ts';
 export * from './core-urls.ts';
 export * from './core-loop.ts';
+export * from './metrics.ts';
