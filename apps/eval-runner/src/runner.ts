@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import type { AppRouter } from '@svc/core';
-import { createCoreFailover, deriveInternalToken, internalTokenHeader, type Logger, runCoreLoop, sleep } from '@svc/server-kit';
+import {
+  createCoreFailover,
+  deriveInternalToken,
+  internalTokenHeader,
+  type Logger,
+  newRequestId,
+  requestIdHeaders,
+  runCoreLoop,
+  sleep,
+  withRequestId,
+} from '@svc/server-kit';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
@@ -52,7 +62,9 @@ export function startRunner({
   egress = { allowPrivateNetworks: false, platformPorts: new Set(coreUrls.map((url) => Number(new URL(url).port))) },
   stopGraceMs = 10_000,
 }: RunnerOptions): Runner {
-  const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };
+  const internalToken = deriveInternalToken(secretKey);
+  // Each call carries the id of the execution's work it serves, or one of its own (a lease, a renewal).
+  const headers = () => ({ [internalTokenHeader]: internalToken, ...requestIdHeaders() });
   const failover = createCoreFailover(coreUrls);
   const url = `${coreUrls[0]}/trpc`;
   const core = createTRPCClient<AppRouter>({ links: [httpLink({ url, headers, fetch: failover.fetch() })] });
@@ -121,7 +133,8 @@ export function startRunner({
         pump();
         wakeLoop();
       };
-      const work = (async () => {
+      // One request id for all an execution takes: its replay, the bundle it fetches and its report.
+      const work = withRequestId(newRequestId(), async () => {
         try {
           let result: ExecutionReport;
           try {
@@ -135,7 +148,7 @@ export function startRunner({
         } finally {
           held.delete(execution.id);
         }
-      })();
+      });
       working.add(work);
       void work.finally(() => working.delete(work));
     }

@@ -6,6 +6,7 @@ import { endpoints } from './endpoints/index.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountMethodNotAllowed } from './http/method-not-allowed.ts';
 import { mountEndpoints } from './http/mount.ts';
+import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { consoleRoutes } from './routes/console/index.ts';
@@ -43,6 +44,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
+  app.use(requestId);
   app.use(requestLog(log));
   app.use(securityHeaders(options.publicUrl));
   // The API first: express tries routes in order, and it carries the traffic.

@@ -53,6 +53,10 @@ export interface PlatformOptions {
   clock?: () => Date;
   /** Core's logger, e.g. to read what core logs; silent by default. */
   coreLog?: Logger;
+  /** The gateway's logger, silent by default. */
+  gatewayLog?: Logger;
+  /** The eval runner's logger, silent by default. */
+  evalRunnerLog?: Logger;
   /** Core's SVC_REDIS_URL (and a key prefix of the test's own): rate limits counted in Redis. */
   rateLimits?: CoreConfig['rateLimits'];
   /** The address users reach the gateway at; defaults to where it listens. An https one makes it act as behind TLS. */
@@ -106,7 +110,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     publicUrl,
     localMode: config.localMode,
     secretKey,
-    log: createLogger('gateway', quiet),
+    log: options.gatewayLog ?? createLogger('gateway', quiet),
   });
   // The eval runner, as its own process would: over HTTP, with the same providers and tool egress as core's turns.
   const evalRunner =
@@ -120,7 +124,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
           providers: config.models,
           egress: core.services.toolEgress,
           stopGraceMs: 2000,
-          log: createLogger('eval-runner', quiet),
+          log: options.evalRunnerLog ?? createLogger('eval-runner', quiet),
         });
   let halted: Promise<void> | undefined;
   const halt = () => {

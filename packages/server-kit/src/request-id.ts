@@ -32,7 +32,7 @@ export function traceIdOf(header: unknown): string | undefined {
  * A request's id, from its headers: the trace id of its `traceparent`, else its `X-Request-Id` when that is a
  * request id we take, else a new one.
  */
-export function requestIdOf(headers: { traceparent?: unknown; [requestIdHeader]?: unknown }): string {
+export function requestIdOf(headers: Readonly<Record<string, unknown>>): string {
   return traceIdOf(headers.traceparent) ?? validRequestId(headers[requestIdHeader]) ?? newRequestId();
 }
 
@@ -46,3 +46,6 @@ export const withRequestId = <T>(id: string, work: () => T): T => current.run(id
 
 /** The id of the request being served, if any. */
 export const currentRequestId = (): string | undefined => current.getStore();
+
+/** The header of an HTTP call to core: the id of the request it serves, or a new one for a call of its own. */
+export const requestIdHeaders = (): Record<string, string> => ({ [requestIdHeader]: currentRequestId() ?? newRequestId() });
