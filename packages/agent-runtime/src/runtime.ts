@@ -2,14 +2,19 @@ import type { EgressRules } from './egress.ts';
 import { KnowledgeIndex, type KnowledgeHit, knowledgeToolName } from './knowledge.ts';
 import type { AgentDefinition } from './manifest.ts';
 import { anthropicProvider, type AnthropicSettings } from './providers/anthropic.ts';
+import { type ModelCall, type ModelCallObserver, observed } from './providers/observed.ts';
 import { openAiProvider, type OpenAiSettings } from './providers/openai.ts';
 import { scriptedProvider } from './providers/scripted.ts';
 import { callTool, redact, type ToolCallTrace } from './tools.ts';
 import type { ModelProvider, Step, ToolDefinition } from './transcript.ts';
 
+export type { ModelCall, ModelCallObserver };
+
 export interface ProviderSettings {
   openai?: OpenAiSettings;
   anthropic?: AnthropicSettings;
+  /** Told of every model call as it ends (an agent's turn, a judge's grading): what metrics count. */
+  onModelCall?: ModelCallObserver;
 }
 
 export interface ChatMessage {
@@ -34,17 +39,27 @@ export interface TurnResult {
 /** Rounds of tool calls a turn may take before it must answer. */
 const maxRounds = 6;
 
-/** The model named `provider:model` (`openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`); undefined for another provider. */
-export function modelProvider(name: string, settings: ProviderSettings): ModelProvider | undefined {
+/**
+ * The model named `provider:model` (`openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`), its calls observed for
+ * `purpose`; undefined for another provider.
+ */
+export function modelProvider(
+  name: string,
+  settings: ProviderSettings,
+  purpose: ModelCall['purpose'] = 'agent',
+): ModelProvider | undefined {
   const [provider, ...rest] = name.split(':');
   const model = rest.join(':');
-  if (provider === 'openai') return openAiProvider(model, settings.openai ?? {});
-  if (provider === 'anthropic') return anthropicProvider(model, settings.anthropic ?? {});
+  if (provider === 'openai') return observed(openAiProvider(model, settings.openai ?? {}), provider, purpose, settings.onModelCall);
+  if (provider === 'anthropic')
+    return observed(anthropicProvider(model, settings.anthropic ?? {}), provider, purpose, settings.onModelCall);
   return undefined;
 }
 
 export function providerFor(agent: AgentDefinition, settings: ProviderSettings): ModelProvider {
-  return modelProvider(agent.manifest.model, settings) ?? scriptedProvider(agent.manifest);
+  return (
+    modelProvider(agent.manifest.model, settings) ?? observed(scriptedProvider(agent.manifest), 'scripted', 'agent', settings.onModelCall)
+  );
 }
 
 const knowledgeTool: ToolDefinition = {
