@@ -7,6 +7,7 @@ import {
   deriveInternalToken,
   internalTokenHeader,
   type Logger,
+  modelCallDurations,
   newRequestId,
   requestIdHeaders,
   runCoreLoop,
@@ -14,6 +15,7 @@ import {
   withRequestId,
 } from '@svc/server-kit';
 import { createTRPCClient, httpLink } from '@trpc/client';
+import { Registry } from 'prom-client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
 
@@ -37,6 +39,8 @@ export interface RunnerOptions {
 export interface Runner {
   /** Resolves once core has answered for the first time. */
   connected: Promise<void>;
+  /** The runner's metrics: its agents' and judges' model calls. */
+  registry: Registry;
   /** Leases nothing more, finishes what it holds (within the grace), then resolves. */
   stop(): Promise<void>;
 }
@@ -82,10 +86,11 @@ export function startRunner({
     ],
   });
   const name = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const registry = new Registry();
   const replayer = createReplayer({
     bundle: async (workspaceId, versionId) =>
       (await core.evalWork.bundle.query({ workspace_id: workspaceId, version_id: versionId })).files,
-    providers,
+    providers: { ...providers, onModelCall: modelCallDurations(registry) },
     egress,
   });
   /**
@@ -211,6 +216,7 @@ export function startRunner({
 
   return {
     connected,
+    registry,
     async stop() {
       stopping.abort();
       wakeLoop();
