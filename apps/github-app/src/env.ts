@@ -1,5 +1,17 @@
 import { resolve } from 'node:path';
-import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import {
+  coreUrlsOf,
+  coreUrlVariables,
+  flag,
+  httpUrl,
+  loadEnv,
+  metricsHost,
+  metricsPort,
+  type MetricsSettings,
+  metricsSettingsOf,
+  port,
+  readSecretKey,
+} from '@svc/server-kit';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -9,6 +21,9 @@ const schema = z.object({
   /** GitHub Enterprise Server's API (`https://HOST/api/v3`), or a fake GitHub in tests. */
   GITHUB_API_URL: httpUrl.default('https://api.github.com'),
   GITHUB_APP_PORT: port(8082),
+  /** Serves Prometheus metrics at GET /metrics on this port of SVC_METRICS_HOST; unset, none. */
+  GITHUB_APP_METRICS_PORT: metricsPort,
+  SVC_METRICS_HOST: metricsHost,
   ...coreUrlVariables,
   /** Core's: the app presents the internal token derived from it on every call to core. */
   SVC_SECRET_KEY: z.string().optional(),
@@ -28,6 +43,7 @@ export interface GithubAppEnv {
   coreUrls: string[];
   secretKey: Buffer;
   pollMs: number;
+  metrics: MetricsSettings | undefined;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
@@ -42,5 +58,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
     coreUrls: coreUrlsOf(parsed),
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),
     pollMs: parsed.GITHUB_APP_POLL_MS,
+    metrics: metricsSettingsOf('GITHUB_APP_METRICS_PORT', parsed.GITHUB_APP_METRICS_PORT, parsed.SVC_METRICS_HOST),
   };
 }

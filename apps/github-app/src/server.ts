@@ -4,7 +4,9 @@ import { createNodeMiddleware, Probot, type ProbotOctokit } from 'probot';
 import { svcApp } from './app.ts';
 import { connectCore } from './core.ts';
 import { startEventLoop } from './events.ts';
+import { createGithubAppMetrics } from './metrics.ts';
 import { githubOctokit } from './octokit.ts';
+import type { Registry } from 'prom-client';
 
 export const webhooksPath = '/github/webhooks';
 
@@ -30,6 +32,8 @@ export interface GithubAppOptions {
 export interface GithubApp {
   probot: Probot;
   server: Server;
+  /** The app's metrics, served on a port of their own. */
+  registry: Registry;
   /** Resolves once core has answered the event loop. */
   connected: Promise<void>;
   stop(): Promise<void>;
@@ -56,7 +60,9 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
  */
 export async function createGithubApp(options: GithubAppOptions): Promise<GithubApp> {
   const { appId, privateKey, secret, baseUrl, log } = options;
-  const probot = new Probot({ appId, privateKey, secret, baseUrl, log, Octokit: options.Octokit ?? githubOctokit() });
+  const metrics = createGithubAppMetrics([webhooksPath, '/healthz']);
+  const Octokit = (options.Octokit ?? githubOctokit()).plugin(metrics.octokitPlugin);
+  const probot = new Probot({ appId, privateKey, secret, baseUrl, log, Octokit });
   const connection = connectCore(options.coreUrls, options.secretKey);
   const middleware = await createNodeMiddleware(svcApp(connection.core), { probot, webhooksPath });
 
@@ -81,19 +87,21 @@ export async function createGithubApp(options: GithubAppOptions): Promise<Github
   }
 
   // A delivery's id (`X-GitHub-Delivery`, as GitHub's delivery log shows it) is the id of what its handling logs and asks of core.
-  const server = createServer((req, res) =>
-    withRequestId(validRequestId(req.headers['x-github-delivery']) ?? newRequestId(), () =>
+  const server = createServer((req, res) => {
+    metrics.webhookRequest(req, res);
+    return withRequestId(validRequestId(req.headers['x-github-delivery']) ?? newRequestId(), () =>
       answer(req, res).catch((error: unknown) => {
         log.error({ err: error }, 'webhook request failed');
         if (!res.headersSent) json(res, 500, { error: { code: 'internal_error', message: 'internal error' } });
       }),
-    ),
-  );
+    );
+  });
 
   const events = startEventLoop({ connection, probot, log, pollMs: options.pollMs });
   return {
     probot,
     server,
+    registry: metrics.registry,
     connected: events.connected,
     async stop() {
       await events.stop();
