@@ -4,7 +4,7 @@ import { type CoreConfig, createPostgresStore, defaultConfig, type RunningCore, 
 import { startRunner } from '@svc/eval-runner';
 import { dropPostgresDatabases, freePort, migratedPostgresDatabases, tempDir } from '@svc/testkit';
 import { afterAll } from 'vitest';
-import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit';
+import { createLogger, deriveInternalToken, type Logger, type MetricsServer, serveMetrics } from '@svc/server-kit';
 import { startGateway } from '../src/index.ts';
 
 export interface TestPlatform {
@@ -16,6 +16,8 @@ export interface TestPlatform {
   dataDir: string;
   /** Core's PostgreSQL database, when it runs on one. */
   databaseUrl: string | undefined;
+  /** Where each process serves its metrics, with `metrics: true`. */
+  metricsUrls: { core: string; gateway: string; evalRunner: string | undefined } | undefined;
   /** Core's key, to restart core on the same database. */
   secretKey: Buffer;
   /** Stops both servers, keeping the data dir (for restart tests). */
@@ -61,6 +63,8 @@ export interface PlatformOptions {
   rateLimits?: CoreConfig['rateLimits'];
   /** The address users reach the gateway at; defaults to where it listens. An https one makes it act as behind TLS. */
   publicUrl?: string;
+  /** Serves each process's metrics on a free port of 127.0.0.1, as its `<APP>_METRICS_PORT` would (`metricsUrls`). */
+  metrics?: boolean;
 }
 
 // A cast: the GitHub App's tests see Probot's narrower declaration of LOG_LEVEL.
@@ -126,10 +130,23 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
           stopGraceMs: 2000,
           log: options.evalRunnerLog ?? createLogger('eval-runner', quiet),
         });
+  const metricsServers: MetricsServer[] = [];
+  const served = async (registry: Parameters<typeof serveMetrics>[0]) => {
+    const server = await serveMetrics(registry, { port: 0, host: '127.0.0.1', variable: 'metrics' });
+    metricsServers.push(server);
+    return server.url;
+  };
+  const metricsUrls = options.metrics
+    ? {
+        core: await served(core.services.metrics.registry),
+        gateway: await served(gateway.registry),
+        evalRunner: evalRunner && (await served(evalRunner.registry)),
+      }
+    : undefined;
   let halted: Promise<void> | undefined;
   const halt = () => {
-    halted ??= gateway
-      .stop()
+    halted ??= Promise.all(metricsServers.map((server) => server.stop()))
+      .then(() => gateway.stop())
       .then(() => evalRunner?.stop())
       .then(() => core.stop());
     return halted;
@@ -140,6 +157,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     internalToken: deriveInternalToken(secretKey),
     dataDir,
     databaseUrl,
+    metricsUrls,
     secretKey,
     halt,
     async stop() {
