@@ -14,7 +14,7 @@ const deadlines = { testTimeout: 120_000, hookTimeout: 120_000, expect: { poll: 
 
 /**
  * The tests whose behaviour depends on the store, run a second time with core on PostgreSQL: services on the store,
- * concurrent requests and restarts through the gateway, and what the GitHub App claims. The store contract, the
+ * concurrent requests and restarts through the gateway, what the GitHub App claims, and what core's metrics read. The store contract, the
  * two-core and the multi-process tests run on PostgreSQL in every run already.
  */
 const onPostgresToo = [
@@ -28,6 +28,7 @@ const onPostgresToo = [
   'apps/gateway/test/flags/{races,lifecycle,snapshot}.test.ts',
   'apps/gateway/test/github/{app,links}.test.ts',
   'apps/gateway/test/members/{races,api,links}.test.ts',
+  'apps/gateway/test/metrics/*.test.ts',
   'apps/gateway/test/phone-verification/{verify-races,limits,states,delivery,verify-token,webhooks}.test.ts',
   'apps/github-app/test/restart.test.ts',
 ];

@@ -1,6 +1,16 @@
 import { resolve } from 'node:path';
 import { defaultModelTimeoutMs } from '@svc/agent-runtime';
-import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import {
+  flag,
+  httpUrl,
+  loadEnv,
+  metricsHost,
+  metricsPort,
+  type MetricsSettings,
+  metricsSettingsOf,
+  port,
+  readSecretKey,
+} from '@svc/server-kit';
 import { z } from 'zod';
 import { validCron, validTimeZone } from './services/digest-schedule.ts';
 import { claimMs } from './services/outbox-loop.ts';
@@ -13,6 +23,9 @@ const schema = z.object({
   CORE_PORT: port(8081),
   /** Core trusts what its callers say (a client's IP for rate limits): it listens on loopback unless told. */
   CORE_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Serves Prometheus metrics at GET /metrics on this port of SVC_METRICS_HOST; unset, none. */
+  CORE_METRICS_PORT: metricsPort,
+  SVC_METRICS_HOST: metricsHost,
   SVC_DATA_DIR: z.string().min(1).default('.svc'),
   /** The PostgreSQL database shared by every core (postgres://user:pass@host:port/db); unset, SQLite under SVC_DATA_DIR. */
   SVC_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'expected postgres://user:password@host:port/database' }).optional(),
@@ -84,6 +97,7 @@ export interface CoreEnv {
   database?: DatabaseOptions;
   secretKey: Buffer;
   config: CoreConfig;
+  metrics: MetricsSettings | undefined;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
@@ -102,6 +116,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): CoreEnv {
         }
       : undefined,
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir } : undefined),
+    metrics: metricsSettingsOf('CORE_METRICS_PORT', parsed.CORE_METRICS_PORT, parsed.SVC_METRICS_HOST),
     config: {
       ...defaultConfig,
       localMode: parsed.SVC_LOCAL_MODE,

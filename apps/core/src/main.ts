@@ -1,4 +1,4 @@
-import { runMain } from '@svc/server-kit';
+import { runMain, serveMetrics } from '@svc/server-kit';
 import { startCore } from './bootstrap.ts';
 import { readEnv } from './env.ts';
 
@@ -8,5 +8,10 @@ await runMain('core', async (log) => {
   // The database URL may hold a password: only which store is named.
   const store = env.database ? 'postgres' : `sqlite in ${env.dataDir}`;
   log.info({ url: core.url, store, localMode: env.config.localMode }, 'core listening');
-  return core.stop;
+  const metrics = env.metrics && (await serveMetrics(core.services.metrics.registry, env.metrics));
+  if (metrics) log.info({ url: metrics.url }, 'metrics served');
+  return async () => {
+    await metrics?.stop();
+    await core.stop();
+  };
 });

@@ -4,8 +4,9 @@ import type { TRPCError } from '@trpc/server';
 import { internalTokenCheck, internalTokenHeader, type Logger } from '@svc/server-kit';
 import { appRouter } from './root.ts';
 import type { Services } from './services/index.ts';
-import { createContext, sessionHeader } from './trpc.ts';
+import { createContext, errorCodeOf, sessionHeader } from './trpc.ts';
 import { createTrpcChannel } from './trpc-channel.ts';
+import type { CallAnswered } from './trpc-call.ts';
 import { createTrpcHttpHandler } from './trpc-http.ts';
 
 export const trpcPath = '/trpc';
@@ -50,16 +51,20 @@ export function createCoreServer(services: Services, secretKey: Buffer, log: Log
     if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError))
       log.error({ err: error.cause ?? error, path }, 'procedure failed');
   };
+  const onAnswered = ({ procedure, error, seconds }: CallAnswered) =>
+    services.metrics.callAnswered(procedure, error ? errorCodeOf(error) : 'ok', seconds);
   const trpc = createTrpcHttpHandler({
     router: appRouter,
     prefix: `${trpcPath}/`,
     createContext: (req) => createContext(services, req.headers.authorization, req.headers[sessionHeader] as string | undefined),
     onError,
+    onAnswered,
   });
   const channel = createTrpcChannel({
     router: appRouter,
     createContext: (authorization, session) => createContext(services, authorization, session),
     onError,
+    onAnswered,
     onChannelError: (error) => log.warn({ err: error }, 'closed a core channel that broke the protocol'),
   });
   const server = createServer((req, res) => {

@@ -20,11 +20,21 @@ export interface Answered {
   status: number;
   /** The answer as JSON: a `CallAnswer`. */
   body: string;
+  /** Why the call failed, when it did. */
+  error?: TRPCError;
+}
+
+/** A call answered: its procedure (undefined when the router has none at its path), why it failed if it did, and how long it took. */
+export interface CallAnswered {
+  procedure: string | undefined;
+  error: TRPCError | undefined;
+  seconds: number;
 }
 
 export interface CallOptions<TRouter extends AnyRouter> {
   router: TRouter;
   onError?: (error: TRPCError, path: string) => void;
+  onAnswered?: (answered: CallAnswered) => void;
 }
 
 /**
@@ -45,9 +55,10 @@ async function explainInputError(error: TRPCError, router: AnyRouter, path: stri
  * formatting, for core's transports (HTTP, and the gateway's channel). The input comes from `readInput` so that a
  * transport's own failure to read it (a malformed body) is answered as tRPC answers it.
  */
-export function createCaller<TRouter extends AnyRouter>({ router, onError }: CallOptions<TRouter>) {
+export function createCaller<TRouter extends AnyRouter>({ router, onError, onAnswered }: CallOptions<TRouter>) {
   const config = router._def._config;
-  return async (
+  const procedures = new Set(Object.keys(router._def.procedures));
+  const answer = async (
     type: CallType,
     path: string,
     readInput: () => unknown,
@@ -75,7 +86,19 @@ export function createCaller<TRouter extends AnyRouter>({ router, onError }: Cal
       const error = await explainInputError(getTRPCErrorFromUnknown(cause), router, path);
       onError?.(error, path);
       const answer: CallAnswer = { error: getErrorShape({ config, error, type, path, input, ctx }) };
-      return { status: getHTTPStatusCodeFromError(error), body: JSON.stringify(answer) };
+      return { status: getHTTPStatusCodeFromError(error), body: JSON.stringify(answer), error };
     }
+  };
+  if (!onAnswered) return answer;
+  return async (...args: Parameters<typeof answer>): Promise<Answered> => {
+    const started = performance.now();
+    const answered = await answer(...args);
+    const [, path] = args;
+    onAnswered({
+      procedure: procedures.has(path) ? path : undefined,
+      error: answered.error,
+      seconds: (performance.now() - started) / 1000,
+    });
+    return answered;
   };
 }

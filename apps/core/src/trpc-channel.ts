@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AnyRouter } from '@trpc/server';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { validRequestId, withRequestId } from '@svc/server-kit';
 import { z } from 'zod';
 import { type CallAnswer, type CallOptions, createCaller } from './trpc-call.ts';
 
@@ -14,11 +15,13 @@ const call = z.object({
   authorization: z.string().optional(),
   /** The caller's console session. */
   session: z.string().optional(),
+  /** The id of the request the call serves: on every line core logs for it. One that is not a request id is dropped. */
+  requestId: z.string().optional().transform(validRequestId),
 });
 const frame = z.array(call);
 
 /** One procedure call on the channel, with the credentials of the caller it is made for. */
-export type ChannelCall = z.infer<typeof call>;
+export type ChannelCall = z.input<typeof call>;
 
 /** The answer to the call with the same `id`. */
 export type ChannelAnswer = CallAnswer & { id: number };
@@ -70,14 +73,16 @@ export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, on
         socket.close(1007, 'a frame is a JSON array of calls');
         return;
       }
-      for (const { id, type, path, input, authorization, session } of calls) {
+      for (const { id, type, path, input, authorization, session, requestId } of calls) {
         running++;
-        void answerCall(
-          type,
-          path,
-          () => input,
-          () => createContext(authorization, session),
-        ).then(({ body }) => {
+        const call = () =>
+          answerCall(
+            type,
+            path,
+            () => input,
+            () => createContext(authorization, session),
+          );
+        void (requestId ? withRequestId(requestId, call) : call()).then(({ body }) => {
           running--;
           answer(id, body);
         });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
 import { TRPCError } from '@trpc/server';
+import { requestIdHeader, validRequestId, withRequestId } from '@svc/server-kit';
 import { type CallOptions, createCaller } from './trpc-call.ts';
 
 /** Core is internal: the gateway caps public bodies at 1 MiB; a push bundle wraps one. */
@@ -54,7 +55,7 @@ export interface TrpcHttpOptions<TRouter extends AnyRouter> extends CallOptions<
  */
 export function createTrpcHttpHandler<TRouter extends AnyRouter>({ prefix, createContext, ...options }: TrpcHttpOptions<TRouter>) {
   const call = createCaller(options);
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const queryAt = req.url?.indexOf('?') ?? -1;
     const rawPath = (queryAt === -1 ? req.url : req.url?.slice(0, queryAt))?.slice(prefix.length) ?? '';
     const type = req.method === 'GET' ? 'query' : 'mutation';
@@ -73,5 +74,10 @@ export function createTrpcHttpHandler<TRouter extends AnyRouter>({ prefix, creat
       hungUp.signal,
     );
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  };
+  // A call made for a request (its `X-Request-Id`) is served as part of it: core's log lines for it carry the id.
+  return (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = validRequestId(req.headers[requestIdHeader]);
+    return requestId ? withRequestId(requestId, () => serve(req, res)) : serve(req, res);
   };
 }

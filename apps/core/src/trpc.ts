@@ -1,5 +1,5 @@
 import { DomainError, invalidRequest, type Role, type WireError, workspaceScope } from '@svc/domain';
-import { initTRPC } from '@trpc/server';
+import { initTRPC, type TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Services } from './services/index.ts';
 import { unavailable } from './store/unavailable.ts';
@@ -24,6 +24,9 @@ function toWire(cause: unknown): WireError {
   if (cause instanceof ZodError) return invalidRequest(cause).toWire();
   return (unavailable(cause) ?? new DomainError('internal_error', 'internal error')).toWire();
 }
+
+/** The error code a failed call answers (`not_found`, `rate_limited`, `internal_error`...), as its caller reads it. */
+export const errorCodeOf = (error: TRPCError): string => toWire(error.cause).code;
 
 const t = initTRPC.context<Context>().create({
   // Never a stack trace in an answer; computing one for every expected DomainError is costly too.

@@ -101,6 +101,23 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         expect(ids(next)).not.toContain('mail_2');
       });
 
+      it('counts what each outbox has still to send, claimed or waiting for a retry, with the time the oldest was queued', async () => {
+        expect(await store.outbox.backlog()).toEqual({ pending: 0, oldestQueuedAt: null });
+        expect(await store.mails.backlog()).toEqual({ pending: 0, oldestQueuedAt: null });
+        for (const n of [1, 2, 3]) {
+          const verification = phoneVerificationRecord({ id: `pv_${n}`, phoneNumber: number(n), createdAt: at(n), expiresAt: at(30) });
+          await store.verifications.create(verification, message(`m_${n}`, `pv_${n}`, number(n), n), 1000);
+        }
+        await queueMails(2);
+        await store.outbox.claim(claim('a', 4, 5), 10);
+        expect(await store.outbox.markSent('m_1', 'a', 'wamid.1', at(4))).toBe(true);
+        expect(await store.outbox.markRetry('m_3', 'a', at(10), 'timeout')).toBe(true);
+        expect(await store.outbox.backlog()).toEqual({ pending: 2, oldestQueuedAt: at(2) });
+        const [mail] = await store.mails.claim(claim('b', 4, 5), 1);
+        expect(await store.mails.markFailed(mail!.id, 'b', 'refused')).toBe(true);
+        expect(await store.mails.backlog()).toEqual({ pending: 1, oldestQueuedAt: at(1) });
+      });
+
       it('records the outcome of a message only under the claim that holds it: not under one that ended and was taken over', async () => {
         await queueCodes(3);
         await store.outbox.claim(claim('slow', 2, 3), 10);

@@ -321,14 +321,30 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
       it('grants an expired lease again with a new lease id, and refuses the old holder’s report', async () => {
         const [id] = await startRun('run_1', 1);
         const [old] = await store.evalWork.lease('runner_a', 1, at(3), at(4));
+        expect(old?.reclaimed).toBe(false);
         // Still held just before it expires.
         expect(await store.evalWork.lease('runner_b', 1, at(3, 59), at(6))).toEqual([]);
         const [again] = await store.evalWork.lease('runner_b', 1, at(4, 1), at(6));
-        expect(again).toMatchObject({ id, leaseOwner: 'runner_b', leaseUntil: at(6), status: 'leased' });
+        // Taken back from the runner whose lease expired.
+        expect(again).toMatchObject({ id, leaseOwner: 'runner_b', leaseUntil: at(6), status: 'leased', reclaimed: true });
         expect(again!.leaseId).not.toBe(old!.leaseId);
         expect(await store.evalWork.report(report(old!, { verdict: 'fail' }))).toEqual({ accepted: false });
         expect(await store.evalWork.report(report(again!))).toEqual({ accepted: true, runId: 'run_1', runComplete: true });
         expect(await store.evalRuns.executions('run_1')).toMatchObject([{ id, status: 'done', verdict: 'pass', leaseOwner: 'runner_b' }]);
+      });
+
+      it('counts the executions of open runs waiting for a runner, an expired lease’s among them, and those under a lease that holds', async () => {
+        expect(await store.evalWork.backlog(at(3))).toEqual({ queued: 0, leased: 0 });
+        await startRun('run_1', 4);
+        const leased = await store.evalWork.lease('runner_a', 2, at(3), at(4));
+        expect(await store.evalWork.backlog(at(3))).toEqual({ queued: 2, leased: 2 });
+        await store.evalWork.report(report(leased[0]!, { at: at(3) }));
+        // A cancelled run's executions wait for nobody.
+        await startRun('run_2', 2, { createdAt: at(3) });
+        expect(await store.evalRuns.cancel('ws_1', 'run_2', at(3))).toBe(true);
+        expect(await store.evalWork.backlog(at(3))).toEqual({ queued: 2, leased: 1 });
+        // Past the leases' end, what they held waits for a runner again.
+        expect(await store.evalWork.backlog(at(4, 1))).toEqual({ queued: 3, leased: 0 });
       });
 
       it('accepts the report of an expired lease that nobody was granted since', async () => {

@@ -49,6 +49,9 @@ it("answers every call of a frame by its id, each with its own caller's credenti
     { id: 9, type: 'query', path: 'auth.whoami', authorization: 'Bearer svc_not_a_token' },
     { id: 10, type: 'query', path: 'health.ping' },
     { id: 11, type: 'mutation', path: 'no.such.procedure' },
+    // A request id that is not one is dropped; the call is served all the same.
+    { id: 12, type: 'query', path: 'health.ping', requestId: 'abc-123' },
+    { id: 13, type: 'query', path: 'health.ping', requestId: 'not a request id\n' },
   ];
   const answered = answers(socket, calls.length);
   socket.send(JSON.stringify(calls));
@@ -58,6 +61,8 @@ it("answers every call of a frame by its id, each with its own caller's credenti
   expect(errorCode(byId.get(9))).toBe('unauthorized');
   expect(byId.get(10)).toEqual({ id: 10, result: { data: { ok: true } } });
   expect(byId.get(11)).toMatchObject({ error: { data: { code: 'NOT_FOUND' } } });
+  expect(byId.get(12)).toEqual({ id: 12, result: { data: { ok: true } } });
+  expect(byId.get(13)).toEqual({ id: 13, result: { data: { ok: true } } });
   socket.close();
 });
 

@@ -1,6 +1,18 @@
 import { resolve } from 'node:path';
 import { defaultModelTimeoutMs, type EgressRules, type ProviderSettings } from '@svc/agent-runtime';
-import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import {
+  coreUrlsOf,
+  coreUrlVariables,
+  flag,
+  httpUrl,
+  loadEnv,
+  metricsHost,
+  metricsPort,
+  type MetricsSettings,
+  metricsSettingsOf,
+  port,
+  readSecretKey,
+} from '@svc/server-kit';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -11,6 +23,9 @@ const schema = z.object({
   EVAL_RUNNER_POLL_MS: z.coerce.number().int().min(50).default(2000),
   /** Case executions replayed at once. */
   EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** Serves Prometheus metrics at GET /metrics on this port of SVC_METRICS_HOST; unset, none. */
+  EVAL_RUNNER_METRICS_PORT: metricsPort,
+  SVC_METRICS_HOST: metricsHost,
   /** Core's: the runner presents the internal token derived from it on every call to core. */
   SVC_SECRET_KEY: z.string().optional(),
   SVC_LOCAL_MODE: flag,
@@ -33,6 +48,7 @@ export interface RunnerEnv {
   secretKey: Buffer;
   providers: ProviderSettings;
   egress: EgressRules;
+  metrics: MetricsSettings | undefined;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): RunnerEnv {
@@ -50,5 +66,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): RunnerEnv {
       timeoutMs: parsed.SVC_MODEL_TIMEOUT_MS,
     },
     egress: { allowPrivateNetworks: parsed.SVC_TOOL_ALLOW_PRIVATE_NETWORKS, platformPorts: new Set([...corePorts, parsed.PORT]) },
+    metrics: metricsSettingsOf('EVAL_RUNNER_METRICS_PORT', parsed.EVAL_RUNNER_METRICS_PORT, parsed.SVC_METRICS_HOST),
   };
 }

@@ -2,8 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import type { AppRouter } from '@svc/core';
-import { backoffMs, createCoreFailover, deriveInternalToken, internalTokenHeader, type Logger, runCoreLoop, sleep } from '@svc/server-kit';
+import {
+  backoffMs,
+  createCoreFailover,
+  deriveInternalToken,
+  internalTokenHeader,
+  type Logger,
+  modelCallDurations,
+  newRequestId,
+  requestIdHeaders,
+  runCoreLoop,
+  sleep,
+  withRequestId,
+} from '@svc/server-kit';
 import { createTRPCClient, httpLink } from '@trpc/client';
+import { Registry } from 'prom-client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
 
@@ -27,6 +40,8 @@ export interface RunnerOptions {
 export interface Runner {
   /** Resolves once core has answered for the first time. */
   connected: Promise<void>;
+  /** The runner's metrics: its agents' and judges' model calls. */
+  registry: Registry;
   /** Leases nothing more, finishes what it holds (within the grace), then resolves. */
   stop(): Promise<void>;
 }
@@ -54,7 +69,9 @@ export function startRunner({
   egress = { allowPrivateNetworks: false, platformPorts: new Set(coreUrls.map((url) => Number(new URL(url).port))) },
   stopGraceMs = 10_000,
 }: RunnerOptions): Runner {
-  const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };
+  const internalToken = deriveInternalToken(secretKey);
+  // Each call carries the id of the execution's work it serves, or one of its own (a lease, a renewal).
+  const headers = () => ({ [internalTokenHeader]: internalToken, ...requestIdHeaders() });
   const failover = createCoreFailover(coreUrls);
   const url = `${coreUrls[0]}/trpc`;
   const core = createTRPCClient<AppRouter>({ links: [httpLink({ url, headers, fetch: failover.fetch() })] });
@@ -72,10 +89,11 @@ export function startRunner({
     ],
   });
   const name = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const registry = new Registry();
   const replayer = createReplayer({
     bundle: async (workspaceId, versionId) =>
       (await core.evalWork.bundle.query({ workspace_id: workspaceId, version_id: versionId })).files,
-    providers,
+    providers: { ...providers, onModelCall: modelCallDurations(registry) },
     egress,
   });
   /**
@@ -128,7 +146,8 @@ export function startRunner({
         pump();
         wakeLoop();
       };
-      const work = (async () => {
+      // One request id for all an execution takes: its replay, the bundle it fetches and its report.
+      const work = withRequestId(newRequestId(), async () => {
         try {
           let result: ExecutionReport;
           try {
@@ -142,7 +161,7 @@ export function startRunner({
         } finally {
           held.delete(execution.id);
         }
-      })();
+      });
       working.add(work);
       void work.finally(() => working.delete(work));
     }
@@ -205,6 +224,7 @@ export function startRunner({
 
   return {
     connected,
+    registry,
     async stop() {
       stopping.abort();
       wakeLoop();

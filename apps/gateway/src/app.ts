@@ -6,8 +6,10 @@ import { endpoints } from './endpoints/index.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountMethodNotAllowed } from './http/method-not-allowed.ts';
 import { mountEndpoints } from './http/mount.ts';
+import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import type { GatewayMetrics } from './metrics.ts';
 import { consoleRoutes } from './routes/console/index.ts';
 import { devRoutes } from './routes/dev.tsx';
 import { openApiRoutes } from './routes/openapi.ts';
@@ -19,6 +21,8 @@ export interface GatewayAppOptions {
   /** Local mode adds the dev outbox and mailbox routes. */
   localMode?: boolean;
   log: Logger;
+  /** Counts the answers by route, method and status; none when left out. */
+  metrics?: GatewayMetrics;
 }
 
 /** A router of the gateway besides the API's endpoints, and the path it is mounted at. */
@@ -43,11 +47,16 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
+  app.use(requestId);
+  if (options.metrics) app.use(options.metrics.requestDurations);
   app.use(requestLog(log));
   app.use(securityHeaders(options.publicUrl));
   // The API first: express tries routes in order, and it carries the traffic.
   mountEndpoints(app, core, endpoints, log);
-  for (const { path, router } of mountedRouters(options)) app.use(path, router);
+  for (const { path, router } of mountedRouters(options)) {
+    app.use(path, router);
+    options.metrics?.mounted(path, router);
+  }
   mountMethodNotAllowed(app, endpoints, log);
   app.use((req, _res, next) => {
     next(new DomainError('not_found', `no route for ${req.method} ${req.path}`));

@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 import { closeServer, deriveInternalToken, listen, type Logger } from '@svc/server-kit';
 import { createGatewayApp } from './app.ts';
 import { connectCore } from './core-client.ts';
+import { createGatewayMetrics } from './metrics.ts';
+import type { Registry } from 'prom-client';
 
 export interface GatewayOptions {
   port: number;
@@ -21,6 +23,8 @@ export interface GatewayOptions {
 
 export interface RunningGateway {
   url: string;
+  /** The gateway's metrics, served on a port of their own, never on the public one. */
+  registry: Registry;
   stop(): Promise<void>;
 }
 
@@ -38,9 +42,11 @@ export async function startGateway({
   const boundPort = await listen(server, port, host, 'PORT');
   const url = publicUrl ?? `http://localhost:${boundPort}`;
   const core = connectCore(coreUrls, deriveInternalToken(secretKey), { silenceMs: coreSilenceMs });
-  server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log }));
+  const metrics = createGatewayMetrics();
+  server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log, metrics }));
   return {
     url,
+    registry: metrics.registry,
     async stop() {
       await closeServer(server);
       core.close();

@@ -1,6 +1,7 @@
 import type { AppRouter, ChannelAnswer } from '@svc/core';
 import { DomainError, type WireError } from '@svc/domain';
 import { type TRPCClient, TRPCClientError } from '@trpc/client';
+import { currentRequestId } from '@svc/server-kit';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
 import { CallNotSentError, CoreChannel, type CoreChannelOptions } from './core-channel.ts';
 
@@ -27,7 +28,7 @@ export interface CoreConnection {
  * goes to the next one (a call that reached a core which then went away fails, since it may have run there), and
  * a core that could not be reached is passed over for a second, then tried again. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError
  * core threw, without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError.
- * The channel presents `internalToken`, without which core refuses it. A core silent for `silenceMs` (pings
+ * Each call carries the id of the request it serves. The channel presents `internalToken`, without which core refuses it. A core silent for `silenceMs` (pings
  * unanswered: stopped, hung) counts as gone: its calls fail, as when it goes away.
  */
 export function connectCore(
@@ -66,7 +67,7 @@ export function connectCore(
     const { authorization, session } = options?.context ?? anonymous.context;
     let answer: ChannelAnswer;
     try {
-      answer = await send({ type, path, input, authorization, session });
+      answer = await send({ type, path, input, authorization, session, requestId: currentRequestId() });
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);
     }

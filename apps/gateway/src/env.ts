@@ -1,5 +1,17 @@
 import { resolve } from 'node:path';
-import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import {
+  coreUrlsOf,
+  coreUrlVariables,
+  flag,
+  httpUrl,
+  loadEnv,
+  metricsHost,
+  metricsPort,
+  type MetricsSettings,
+  metricsSettingsOf,
+  port,
+  readSecretKey,
+} from '@svc/server-kit';
 import { z } from 'zod';
 import { defaultCoreSilenceMs } from './core-channel.ts';
 
@@ -17,6 +29,9 @@ const schema = z
     SVC_DATA_DIR: z.string().min(1).default('.svc'),
     /** How long a core may answer nothing, pings included, before its calls fail with 503. */
     SVC_CORE_SILENCE_MS: z.coerce.number().int().min(100).max(300_000).default(defaultCoreSilenceMs),
+    /** Serves Prometheus metrics at GET /metrics on this port of SVC_METRICS_HOST, never on PORT; unset, none. */
+    GATEWAY_METRICS_PORT: metricsPort,
+    SVC_METRICS_HOST: metricsHost,
   })
   .transform((env) => ({
     port: env.PORT,
@@ -27,6 +42,7 @@ const schema = z
     secretKeyValue: env.SVC_SECRET_KEY,
     dataDir: resolve(env.SVC_DATA_DIR),
     coreSilenceMs: env.SVC_CORE_SILENCE_MS,
+    metrics: metricsSettingsOf('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, env.SVC_METRICS_HOST),
   }));
 
 export interface GatewayEnv {
@@ -36,6 +52,7 @@ export interface GatewayEnv {
   localMode: boolean;
   secretKey: Buffer;
   coreSilenceMs: number;
+  metrics: MetricsSettings | undefined;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): GatewayEnv {

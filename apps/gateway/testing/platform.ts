@@ -4,7 +4,7 @@ import { type CoreConfig, createPostgresStore, defaultConfig, type RunningCore, 
 import { startRunner } from '@svc/eval-runner';
 import { dropPostgresDatabases, freePort, migratedPostgresDatabases, tempDir } from '@svc/testkit';
 import { afterAll } from 'vitest';
-import { createLogger, deriveInternalToken, type Logger } from '@svc/server-kit';
+import { createLogger, deriveInternalToken, type Logger, type MetricsServer, serveMetrics } from '@svc/server-kit';
 import { startGateway } from '../src/index.ts';
 
 export interface TestPlatform {
@@ -16,6 +16,8 @@ export interface TestPlatform {
   dataDir: string;
   /** Core's PostgreSQL database, when it runs on one. */
   databaseUrl: string | undefined;
+  /** Where each process serves its metrics, with `metrics: true`. */
+  metricsUrls: { core: string; gateway: string; evalRunner: string | undefined } | undefined;
   /** Core's key, to restart core on the same database. */
   secretKey: Buffer;
   /** Stops both servers, keeping the data dir (for restart tests). */
@@ -56,10 +58,16 @@ export interface PlatformOptions {
   clock?: () => Date;
   /** Core's logger, e.g. to read what core logs; silent by default. */
   coreLog?: Logger;
+  /** The gateway's logger, silent by default. */
+  gatewayLog?: Logger;
+  /** The eval runner's logger, silent by default. */
+  evalRunnerLog?: Logger;
   /** Core's SVC_REDIS_URL (and a key prefix of the test's own): rate limits counted in Redis. */
   rateLimits?: CoreConfig['rateLimits'];
   /** The address users reach the gateway at; defaults to where it listens. An https one makes it act as behind TLS. */
   publicUrl?: string;
+  /** Serves each process's metrics on a free port of 127.0.0.1, as its `<APP>_METRICS_PORT` would (`metricsUrls`). */
+  metrics?: boolean;
 }
 
 // A cast: the GitHub App's tests see Probot's narrower declaration of LOG_LEVEL.
@@ -116,7 +124,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     publicUrl,
     localMode: config.localMode,
     secretKey,
-    log: createLogger('gateway', quiet),
+    log: options.gatewayLog ?? createLogger('gateway', quiet),
   });
   // The eval runner, as its own process would: over HTTP, with the same providers and tool egress as core's turns.
   const evalRunner =
@@ -130,12 +138,25 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
           providers: config.models,
           egress: core.services.toolEgress,
           stopGraceMs: 2000,
-          log: createLogger('eval-runner', quiet),
+          log: options.evalRunnerLog ?? createLogger('eval-runner', quiet),
         });
+  const metricsServers: MetricsServer[] = [];
+  const served = async (registry: Parameters<typeof serveMetrics>[0]) => {
+    const server = await serveMetrics(registry, { port: 0, host: '127.0.0.1', variable: 'metrics' });
+    metricsServers.push(server);
+    return server.url;
+  };
+  const metricsUrls = options.metrics
+    ? {
+        core: await served(core.services.metrics.registry),
+        gateway: await served(gateway.registry),
+        evalRunner: evalRunner && (await served(evalRunner.registry)),
+      }
+    : undefined;
   let halted: Promise<void> | undefined;
   const halt = () => {
-    halted ??= gateway
-      .stop()
+    halted ??= Promise.all(metricsServers.map((server) => server.stop()))
+      .then(() => gateway.stop())
       .then(() => evalRunner?.stop())
       .then(() => core.stop());
     return halted;
@@ -146,6 +167,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     internalToken: deriveInternalToken(secretKey),
     dataDir,
     databaseUrl,
+    metricsUrls,
     secretKey,
     halt,
     async stop() {

@@ -1,5 +1,5 @@
 import type { AppRouter } from '@svc/core';
-import { createCoreFailover, deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
+import { createCoreFailover, deriveInternalToken, internalTokenHeader, requestIdHeaders } from '@svc/server-kit';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 
@@ -14,11 +14,13 @@ export interface CoreConnection {
 }
 
 /**
- * Core over HTTP in tRPC's protocol, with the internal token derived from core's SVC_SECRET_KEY: one of `coreUrls`,
- * the next when the one called cannot be reached.
+ * Core over HTTP in tRPC's protocol, with the internal token derived from core's SVC_SECRET_KEY and a request id:
+ * one of `coreUrls`, the next when the one called cannot be reached.
  */
 export function connectCore(coreUrls: string[], secretKey: Buffer): CoreConnection {
-  const headers = { [internalTokenHeader]: deriveInternalToken(secretKey) };
+  const internalToken = deriveInternalToken(secretKey);
+  // Each call carries the id of what it serves (a webhook delivery, an event), or one of its own.
+  const headers = () => ({ [internalTokenHeader]: internalToken, ...requestIdHeaders() });
   const failover = createCoreFailover(coreUrls);
   const url = `${coreUrls[0]}/trpc`;
   const polls = new Agent();

@@ -1,5 +1,17 @@
 import { resolve } from 'node:path';
-import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import {
+  coreUrlsOf,
+  coreUrlVariables,
+  flag,
+  httpUrl,
+  loadEnv,
+  metricsHost,
+  metricsPort,
+  type MetricsSettings,
+  metricsSettingsOf,
+  port,
+  readSecretKey,
+} from '@svc/server-kit';
 import { z } from 'zod';
 import { defaultGithubTimeoutMs } from './deadline.ts';
 
@@ -12,6 +24,9 @@ const schema = z.object({
   /** How long GitHub may take to answer one request, from sending it to the answer's last byte. */
   GITHUB_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(defaultGithubTimeoutMs),
   GITHUB_APP_PORT: port(8082),
+  /** Serves Prometheus metrics at GET /metrics on this port of SVC_METRICS_HOST; unset, none. */
+  GITHUB_APP_METRICS_PORT: metricsPort,
+  SVC_METRICS_HOST: metricsHost,
   ...coreUrlVariables,
   /** Core's: the app presents the internal token derived from it on every call to core. */
   SVC_SECRET_KEY: z.string().optional(),
@@ -32,6 +47,7 @@ export interface GithubAppEnv {
   coreUrls: string[];
   secretKey: Buffer;
   pollMs: number;
+  metrics: MetricsSettings | undefined;
 }
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
@@ -47,5 +63,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
     coreUrls: coreUrlsOf(parsed),
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),
     pollMs: parsed.GITHUB_APP_POLL_MS,
+    metrics: metricsSettingsOf('GITHUB_APP_METRICS_PORT', parsed.GITHUB_APP_METRICS_PORT, parsed.SVC_METRICS_HOST),
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Logger, runCoreLoop } from '@svc/server-kit';
+import { type Logger, newRequestId, runCoreLoop, withRequestId } from '@svc/server-kit';
 import type { Probot } from 'probot';
 import { z } from 'zod';
 import { type CoreConnection, coreErrorOf } from './core.ts';
@@ -84,30 +84,36 @@ export function startEventLoop({ connection, probot, log, pollMs }: EventLoopOpt
     log.warn({ kind }, 'an event of a kind this app does not handle; marking it done');
   }
 
+  /** Handles a claimed event and marks it done, or gives it back to be retried. */
+  async function handleClaimed(event: { id: string; claim_id: string; kind: string; payload: unknown }): Promise<void> {
+    try {
+      await handle(event.kind, event.payload);
+      await core.github.events.done.mutate({ id: event.id, claim_id: event.claim_id });
+    } catch (error) {
+      // GitHub or core said the thing is gone or refused it for good (uninstalled, deleted, invalid, a run that is no
+      // preview's, a workspace deleted): retrying cannot help.
+      const status = statusOf(error);
+      const refused = coreErrorOf(error)?.code;
+      if (status === 404 || status === 410 || status === 422 || refused?.endsWith('_not_found')) {
+        log.warn({ event: event.id, kind: event.kind, status, error: refused, err: error }, 'event refused for good; marking it done');
+        await core.github.events.done.mutate({ id: event.id, claim_id: event.claim_id });
+        return;
+      }
+      log.warn({ event: event.id, kind: event.kind, err: error }, 'event failed; core hands it out again later');
+      await core.github.events.retry.mutate({
+        id: event.id,
+        claim_id: event.claim_id,
+        error: String((error as Error).message ?? error).slice(0, 500),
+      });
+    }
+  }
+
   async function claimAndHandle(): Promise<void> {
     const { events } = await poll.github.events.claim.mutate({ consumer, max: maxClaim, wait_ms: longPollMs }, { signal: stopping.signal });
     for (const event of events) {
       if (stopping.signal.aborted) return; // the rest of the claims expire, and core hands them out again
-      try {
-        await handle(event.kind, event.payload);
-        await core.github.events.done.mutate({ id: event.id, claim_id: event.claim_id });
-      } catch (error) {
-        // GitHub or core said the thing is gone or refused it for good (uninstalled, deleted, invalid, a run that is no
-        // preview's, a workspace deleted): retrying cannot help.
-        const status = statusOf(error);
-        const refused = coreErrorOf(error)?.code;
-        if (status === 404 || status === 410 || status === 422 || refused?.endsWith('_not_found')) {
-          log.warn({ event: event.id, kind: event.kind, status, error: refused, err: error }, 'event refused for good; marking it done');
-          await core.github.events.done.mutate({ id: event.id, claim_id: event.claim_id });
-          continue;
-        }
-        log.warn({ event: event.id, kind: event.kind, err: error }, 'event failed; core hands it out again later');
-        await core.github.events.retry.mutate({
-          id: event.id,
-          claim_id: event.claim_id,
-          error: String((error as Error).message ?? error).slice(0, 500),
-        });
-      }
+      // An event is a request of its own: what is logged and asked of core while handling it carries one id.
+      await withRequestId(newRequestId(), () => handleClaimed(event));
     }
   }
 

@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Logger } from '@svc/server-kit';
+import { type Logger, newRequestId, validRequestId, withRequestId } from '@svc/server-kit';
 import { createNodeMiddleware, Probot, type ProbotOctokit } from 'probot';
 import { svcApp } from './app.ts';
 import { connectCore } from './core.ts';
 import { defaultGithubTimeoutMs, fetchWithDeadline } from './deadline.ts';
 import { startEventLoop } from './events.ts';
+import { createGithubAppMetrics } from './metrics.ts';
 import { githubOctokit } from './octokit.ts';
+import type { Registry } from 'prom-client';
 
 export const webhooksPath = '/github/webhooks';
 
@@ -33,13 +35,16 @@ export interface GithubAppOptions {
 export interface GithubApp {
   probot: Probot;
   server: Server;
+  /** The app's metrics, served on a port of their own. */
+  registry: Registry;
   /** Resolves once core has answered the event loop. */
   connected: Promise<void>;
   stop(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: object) =>
+const json = (res: ServerResponse, status: number, body: object): void => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+};
 
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -58,47 +63,56 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
  */
 export async function createGithubApp(options: GithubAppOptions): Promise<GithubApp> {
   const { appId, privateKey, secret, baseUrl, log } = options;
+  const metrics = createGithubAppMetrics([webhooksPath, '/healthz']);
+  const Octokit = (options.Octokit ?? githubOctokit()).plugin(metrics.octokitPlugin);
   const probot = new Probot({
     appId,
     privateKey,
     secret,
     baseUrl,
     log,
-    Octokit: options.Octokit ?? githubOctokit(),
+    Octokit,
     request: { fetch: fetchWithDeadline(options.timeoutMs ?? defaultGithubTimeoutMs) },
   });
   const connection = connectCore(options.coreUrls, options.secretKey);
   const middleware = await createNodeMiddleware(svcApp(connection.core), { probot, webhooksPath });
 
-  const server = createServer((req, res) => {
-    void (async () => {
-      if (req.url === '/healthz') return json(res, 200, { status: 'ok' });
-      if (req.url === webhooksPath && req.method === 'POST') {
-        // Probot checks the signature too, but answers a bad one with 400; GitHub's senders and ours expect 401.
-        const body = await readBody(req);
-        if (body === undefined)
-          return json(res, 413, { error: { code: 'payload_too_large', message: 'a webhook payload is at most 25 MB' } });
-        const signature = req.headers['x-hub-signature-256'];
-        if (typeof signature !== 'string' || !(await probot.webhooks.verify(body, signature))) {
-          log.warn(
-            { delivery: req.headers['x-github-delivery'], event: req.headers['x-github-event'] },
-            'webhook with a bad signature refused',
-          );
-          return json(res, 401, { error: { code: 'bad_signature', message: 'the webhook signature does not match the secret' } });
-        }
-        (req as IncomingMessage & { body?: string }).body = body;
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.url === '/healthz') return json(res, 200, { status: 'ok' });
+    if (req.url === webhooksPath && req.method === 'POST') {
+      // Probot checks the signature too, but answers a bad one with 400; GitHub's senders and ours expect 401.
+      const body = await readBody(req);
+      if (body === undefined)
+        return json(res, 413, { error: { code: 'payload_too_large', message: 'a webhook payload is at most 25 MB' } });
+      const signature = req.headers['x-hub-signature-256'];
+      if (typeof signature !== 'string' || !(await probot.webhooks.verify(body, signature))) {
+        log.warn(
+          { delivery: req.headers['x-github-delivery'], event: req.headers['x-github-event'] },
+          'webhook with a bad signature refused',
+        );
+        return json(res, 401, { error: { code: 'bad_signature', message: 'the webhook signature does not match the secret' } });
       }
-      await middleware(req, res, () => json(res, 404, { error: { code: 'not_found', message: 'not found' } }));
-    })().catch((error: unknown) => {
-      log.error({ err: error }, 'webhook request failed');
-      if (!res.headersSent) json(res, 500, { error: { code: 'internal_error', message: 'internal error' } });
-    });
+      (req as IncomingMessage & { body?: string }).body = body;
+    }
+    await middleware(req, res, () => json(res, 404, { error: { code: 'not_found', message: 'not found' } }));
+  }
+
+  // A delivery's id (`X-GitHub-Delivery`, as GitHub's delivery log shows it) is the id of what its handling logs and asks of core.
+  const server = createServer((req, res) => {
+    metrics.webhookRequest(req, res);
+    return withRequestId(validRequestId(req.headers['x-github-delivery']) ?? newRequestId(), () =>
+      answer(req, res).catch((error: unknown) => {
+        log.error({ err: error }, 'webhook request failed');
+        if (!res.headersSent) json(res, 500, { error: { code: 'internal_error', message: 'internal error' } });
+      }),
+    );
   });
 
   const events = startEventLoop({ connection, probot, log, pollMs: options.pollMs });
   return {
     probot,
     server,
+    registry: metrics.registry,
     connected: events.connected,
     async stop() {
       await events.stop();

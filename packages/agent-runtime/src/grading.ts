@@ -93,7 +93,7 @@ const failure = (error: unknown) => (error instanceof Error ? error.message : St
  * or 5xx are retried by the provider's client (honouring Retry-After) before the case is an error with its message.
  */
 export function judge(model: string, settings: ProviderSettings): Grader {
-  const provider = modelProvider(model, settings);
+  const provider = modelProvider(model, settings, 'judge');
   return {
     model,
     async grade(replay) {

@@ -3,10 +3,13 @@ import { KnowledgeIndex, type KnowledgeHit, knowledgeToolName } from './knowledg
 import type { AgentDefinition } from './manifest.ts';
 import { anthropicProvider, type AnthropicSettings } from './providers/anthropic.ts';
 import { defaultModelTimeoutMs } from './providers/deadline.ts';
+import { type ModelCall, type ModelCallObserver, observed } from './providers/observed.ts';
 import { openAiProvider, type OpenAiSettings } from './providers/openai.ts';
 import { scriptedProvider } from './providers/scripted.ts';
 import { callTool, redact, type ToolCallTrace } from './tools.ts';
 import type { ModelProvider, Step, ToolDefinition } from './transcript.ts';
+
+export type { ModelCall, ModelCallObserver };
 
 export interface ProviderSettings {
   openai?: OpenAiSettings;
@@ -16,6 +19,8 @@ export interface ProviderSettings {
    * (SVC_MODEL_TIMEOUT_MS; 60 s unless told).
    */
   timeoutMs?: number;
+  /** Told of every model call as it ends (an agent's turn, a judge's grading): what metrics count. */
+  onModelCall?: ModelCallObserver;
 }
 
 export interface ChatMessage {
@@ -40,18 +45,28 @@ export interface TurnResult {
 /** Rounds of tool calls a turn may take before it must answer. */
 const maxRounds = 6;
 
-/** The model named `provider:model` (`openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`); undefined for another provider. */
-export function modelProvider(name: string, settings: ProviderSettings): ModelProvider | undefined {
+/**
+ * The model named `provider:model` (`openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`), its calls observed for
+ * `purpose`; undefined for another provider.
+ */
+export function modelProvider(
+  name: string,
+  settings: ProviderSettings,
+  purpose: ModelCall['purpose'] = 'agent',
+): ModelProvider | undefined {
   const [provider, ...rest] = name.split(':');
   const model = rest.join(':');
   const timeoutMs = settings.timeoutMs ?? defaultModelTimeoutMs;
-  if (provider === 'openai') return openAiProvider(model, settings.openai ?? {}, timeoutMs);
-  if (provider === 'anthropic') return anthropicProvider(model, settings.anthropic ?? {}, timeoutMs);
+  if (provider === 'openai') return observed(openAiProvider(model, settings.openai ?? {}, timeoutMs), provider, purpose, settings.onModelCall);
+  if (provider === 'anthropic')
+    return observed(anthropicProvider(model, settings.anthropic ?? {}, timeoutMs), provider, purpose, settings.onModelCall);
   return undefined;
 }
 
 export function providerFor(agent: AgentDefinition, settings: ProviderSettings): ModelProvider {
-  return modelProvider(agent.manifest.model, settings) ?? scriptedProvider(agent.manifest);
+  return (
+    modelProvider(agent.manifest.model, settings) ?? observed(scriptedProvider(agent.manifest), 'scripted', 'agent', settings.onModelCall)
+  );
 }
 
 const knowledgeTool: ToolDefinition = {

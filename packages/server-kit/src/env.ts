@@ -7,13 +7,16 @@ export class ConfigError extends Error {
   }
 }
 
-export const port = (fallback: number) =>
-  z.coerce
-    .number({ error: 'expected a port number' })
-    .int('expected a port number')
-    .min(0, 'expected a port number from 0 to 65535')
-    .max(65535, 'expected a port number from 0 to 65535')
-    .default(fallback);
+const portNumber = z.coerce
+  .number({ error: 'expected a port number' })
+  .int('expected a port number')
+  .min(0, 'expected a port number from 0 to 65535')
+  .max(65535, 'expected a port number from 0 to 65535');
+
+export const port = (fallback: number) => portNumber.default(fallback);
+
+/** A port that may be left unset (or empty): undefined then. */
+export const optionalPort = z.preprocess((value) => (value === '' ? undefined : value), portNumber.optional());
 
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'expected an http(s) URL such as http://localhost:8080' })

@@ -6,3 +6,5 @@ export * from './secret-key.ts';
 export * from './core-urls.ts';
 export * from './core-loop.ts';
 export * from './backoff.ts';
+export * from './metrics.ts';
+export * from './request-id.ts';

@@ -9,3 +9,4 @@ export * from './chromium.ts';
 export * from './postgres.ts';
 export * from './redis.ts';
 export * from './processes.ts';
+export * from './metrics.ts';

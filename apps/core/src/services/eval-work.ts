@@ -1,5 +1,6 @@
 import { DomainError, replayedTurns, type Verdict } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
+import type { CoreMetrics } from '../metrics.ts';
 import type { EvalExecutionRecord, EvalRunRecord } from '../store/evals-store.ts';
 import type { EvalCaseRecord } from '../store/flags-store.ts';
 import type { Store } from '../store/store.ts';
@@ -49,13 +50,14 @@ export interface EvalWorkDeps {
   clock: Clock;
   log: Logger;
   work: WorkSignal;
+  metrics: Pick<CoreMetrics, 'executionFinished' | 'leasesReclaimed'>;
 }
 
 /**
  * What eval runners ask of core: executions to replay (leased with a deadline, fairly across runs), the bundles of
  * versions, lease renewals, and their reports. Core only records; the model calls happen in the runners.
  */
-export function createEvalWorkService({ store, deployments, runs, config, clock, log, work }: EvalWorkDeps) {
+export function createEvalWorkService({ store, deployments, runs, config, clock, log, work, metrics }: EvalWorkDeps) {
   async function describe(executions: EvalExecutionRecord[]): Promise<LeasedExecution[]> {
     const runsById = new Map<string, Promise<EvalRunRecord | undefined>>();
     const secrets = new Map<string, Promise<Record<string, string>>>();
@@ -107,6 +109,10 @@ export function createEvalWorkService({ store, deployments, runs, config, clock,
         const now = clock();
         return store.evalWork.lease(runner, max, now.toISOString(), new Date(now.getTime() + config.evals.leaseMs).toISOString());
       });
+      const reclaimed = leased.filter((execution) => execution.reclaimed);
+      for (const execution of reclaimed)
+        log.warn({ execution: execution.id, run: execution.runId, runner }, 'leased again: the runner that held it let its lease expire');
+      metrics.leasesReclaimed(reclaimed.length);
       return { lease_ms: config.evals.leaseMs, executions: await describe(leased) };
     },
 
@@ -163,6 +169,7 @@ export function createEvalWorkService({ store, deployments, runs, config, clock,
         log.info({ execution: report.id }, "eval report refused: its lease is not the runner's any more");
         return { accepted: false };
       }
+      metrics.executionFinished(report.verdict);
       if (outcome.runComplete) {
         await runs.finish(outcome.runId);
         work.notify();

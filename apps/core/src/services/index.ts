@@ -1,6 +1,7 @@
 import type { EgressRules } from '@svc/agent-runtime';
 import type { Logger } from '@svc/server-kit';
 import { type CoreConfig, defaultConfig } from '../config.ts';
+import { createCoreMetrics } from '../metrics.ts';
 import { createMessenger } from '../messaging/messenger.ts';
 import type { Store } from '../store/store.ts';
 import { type Clock, systemClock } from './clock.ts';
@@ -45,6 +46,7 @@ export interface ServiceOptions {
 
 export function createServices({ store, secretKey, log, config = defaultConfig, clock = systemClock }: ServiceOptions) {
   const keyring = new Keyring(secretKey);
+  const metrics = createCoreMetrics(store, clock);
   const senders = createSenderService(store, keyring, config, clock);
   const delivery = createDeliveryLoop({
     store,
@@ -75,6 +77,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     store,
     clock,
     config,
+    metrics,
     identity,
     sessions,
     mailer,
@@ -83,12 +86,12 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     deployments,
     /** Core adds its own port once it listens. */
     toolEgress,
-    chats: createChatService(store, deployments, flags, config.models, toolEgress, clock),
+    chats: createChatService(store, deployments, flags, { ...config.models, onModelCall: metrics.modelCall }, toolEgress, clock),
     flags,
     evalCases: createEvalCaseService(store, clock),
     evalRuns,
     evalReports,
-    evalWork: createEvalWorkService({ store, deployments, runs: evalRuns, config, clock, log, work }),
+    evalWork: createEvalWorkService({ store, deployments, runs: evalRuns, config, clock, log, work, metrics }),
     github: {
       links: createGithubLinkService(store, clock),
       installations: createGithubInstallationService(store, clock, log),

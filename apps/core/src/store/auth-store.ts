@@ -1,4 +1,4 @@
-import type { Claim } from './messaging-store.ts';
+import type { Backlog, Claim } from './messaging-store.ts';
 
 export interface DeviceAuthorizationRecord {
   id: string;
@@ -100,6 +100,8 @@ export interface AuthStore {
   mails: {
     /** Pending mails due at `now`, claimed or not: what is left to send. */
     due(now: string, limit: number): Promise<MailRecord[]>;
+    /** The pending mails, due or waiting for a retry. */
+    backlog(): Promise<Backlog>;
     /** Claims due mails as `outbox.claim` claims messages. */
     claim(claim: Claim, limit: number): Promise<MailRecord[]>;
     /** Record an outcome as `outbox.markSent` etc. do: only under the claim `claimId`, answering whether it applied. */

@@ -72,6 +72,15 @@ export interface ExecutionReport {
   at: string;
 }
 
+/** An execution a lease granted: `reclaimed` when it was taken back from a runner whose lease on it had expired. */
+export type LeasedExecutionRecord = EvalExecutionRecord & { reclaimed: boolean };
+
+/** The executions of open runs: those waiting for a runner (never leased, or their lease expired) and those under a lease that holds. */
+export interface EvalBacklog {
+  queued: number;
+  leased: number;
+}
+
 export type ReportOutcome =
   /** Recorded; `runComplete` when it was the run's last open execution: the run is for finishing (`evalRuns.finish`). */
   | { accepted: true; runId: string; runComplete: boolean }
@@ -132,11 +141,13 @@ export interface EvalsStore {
      * Leases up to `max` executions that are pending or whose lease expired, fairly across runs (round robin by run,
      * oldest run first), to `owner` until `until`: each with a fresh lease id. Queued runs become running.
      */
-    lease(owner: string, max: number, now: string, until: string): Promise<EvalExecutionRecord[]>;
+    lease(owner: string, max: number, now: string, until: string): Promise<LeasedExecutionRecord[]>;
     /** Extends the leases still held (same lease id, not done); returns the ids extended. */
     renew(leases: { executionId: string; leaseId: string }[], until: string): Promise<string[]>;
     /** Records a report; the run stays open until `evalRuns.finish`, however many of its executions are done. */
     report(report: ExecutionReport): Promise<ReportOutcome>;
+    /** How many executions wait for a runner at `now`, and how many are under a lease that holds. */
+    backlog(now: string): Promise<EvalBacklog>;
   };
 }
 

@@ -152,6 +152,12 @@ export interface SendState {
   recentSendTimes: string[];
 }
 
+/** What an outbox has still to send: how many, and when the oldest of them was queued (null when none). */
+export interface Backlog {
+  pending: number;
+  oldestQueuedAt: string | null;
+}
+
 export interface MessagingStore {
   verifications: {
     /**
@@ -186,6 +192,8 @@ export interface MessagingStore {
     sendsInHour(workspaceId: string, hour: string): Promise<number>;
     /** Pending messages due at `now`, claimed or not: what is left to send. */
     due(now: string, limit: number): Promise<DueMessage[]>;
+    /** The pending messages, due or waiting for a retry. */
+    backlog(): Promise<Backlog>;
     /**
      * Claims up to `limit` pending messages due at `claim.now` that no claim holds past it, oldest due first, until
      * `claim.until`: another claimer gets none of them before then, even in another core.

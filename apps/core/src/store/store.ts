@@ -76,6 +76,8 @@ export interface Store extends MessagingStore, AuthStore, AgentsStore, MembersSt
   };
   /** Resolves once the database answered a query: core's health. */
   ping(): Promise<void>;
+  /** A PostgreSQL store's connections: open, idle, and the queries waiting for one. SQLite has no pool. */
+  pool?(): { total: number; idle: number; waiting: number };
   /** Where writes that core's caches depend on are told to every core sharing the database. */
   changes: Changes;
   /** Ends the store's connections once the writes under way are done. */

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'd
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import { mailRow } from '../mail-row.ts';
+import { backlogColumns } from '../backlog.ts';
 import type { PgDb } from './database.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
@@ -128,6 +129,10 @@ export function createPostgresAuth(db: PgDb, transact: Transact): AuthStore {
           .where(dueMails(now, false))
           .orderBy(...dueOrder)
           .limit(limit);
+      },
+      async backlog() {
+        const [backlog] = await db.select(backlogColumns(mailOutbox.createdAt)).from(mailOutbox).where(eq(mailOutbox.status, 'pending'));
+        return backlog!;
       },
       // The due mails no claim holds are locked as they are read, skipping those another core is claiming at the
       // same moment: racing cores take different mails and never wait for each other.

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, exists, gt, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import { executionRow, FlagMoved, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
-import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
+import { evalBacklogColumns } from '../backlog.ts';
+import type { EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
 import { insertMessages } from './agents.ts';
@@ -246,17 +247,18 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
       async lease(owner, max, now, until) {
         return transact(
           async (tx) => {
-            const leased: EvalExecutionRecord[] = [];
+            const leased: LeasedExecutionRecord[] = [];
             const passed: string[] = [];
             while (leased.length < max) {
               const wanted = await leasable(tx, now, max - leased.length, passed);
               if (wanted.length === 0) break;
               const locked = await tx
-                .select({ id: evalExecutions.id })
+                .select({ id: evalExecutions.id, status: evalExecutions.status })
                 .from(evalExecutions)
                 .where(and(inArray(evalExecutions.id, wanted), leasableAt(now)))
                 .for('update', { skipLocked: true });
-              const free = new Set(locked.map((row) => row.id));
+              // What each was when locked: leased means its lease expired, and it is taken back.
+              const free = new Map(locked.map((row) => [row.id, row.status]));
               passed.push(...wanted);
               for (const id of wanted) {
                 if (!free.has(id)) continue;
@@ -265,7 +267,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
                   .set({ status: 'leased', leaseOwner: owner, leaseId: newId('lease'), leaseUntil: until })
                   .where(eq(evalExecutions.id, id))
                   .returning();
-                if (row) leased.push(toExecution(row));
+                if (row) leased.push({ ...toExecution(row), reclaimed: free.get(id) === 'leased' });
               }
               if (free.size === wanted.length) break;
             }
@@ -352,6 +354,13 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
           const [left] = await openExecutionsOf(tx, run.id).limit(1);
           return { accepted: true as const, runId: run.id, runComplete: !left };
         });
+      },
+      async backlog(now) {
+        const [backlog] = await db
+          .select(evalBacklogColumns(evalExecutions, now))
+          .from(evalExecutions)
+          .where(inArray(evalExecutions.status, openExecutionStatuses));
+        return backlog!;
       },
     },
   };

@@ -29,6 +29,7 @@ import {
   type StoredResponse,
   VerificationChanged,
 } from '../messaging-store.ts';
+import { backlogColumns } from '../backlog.ts';
 import type { PgDb } from './database.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
@@ -235,6 +236,10 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
           .where(and(isPending, lte(messageOutbox.nextAttemptAt, now)))
           .orderBy(asc(messageOutbox.nextAttemptAt))
           .limit(limit);
+      },
+      async backlog() {
+        const [backlog] = await db.select(backlogColumns(messageOutbox.createdAt)).from(messageOutbox).where(isPending);
+        return backlog!;
       },
       async claim(claim, limit) {
         const claimed = await statement(() => {

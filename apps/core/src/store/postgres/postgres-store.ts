@@ -54,6 +54,7 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
     ...createPostgresGithub(db, transact),
     ...createPostgresMembers(db, transact, changes),
     changes,
+    pool: () => ({ total: db.$client.totalCount, idle: db.$client.idleCount, waiting: db.$client.waitingCount }),
     users: {
       async create(user) {
         return transact(async (tx) => {

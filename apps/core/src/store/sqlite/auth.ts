@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import { mailRow } from '../mail-row.ts';
+import { backlogColumns } from '../backlog.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
@@ -102,6 +103,9 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
     mails: {
       async due(now, limit) {
         return db.select().from(mailOutbox).where(dueMails(now, false)).orderBy(asc(mailOutbox.nextAttemptAt)).limit(limit).all();
+      },
+      async backlog() {
+        return db.select(backlogColumns(mailOutbox.createdAt)).from(mailOutbox).where(eq(mailOutbox.status, 'pending')).get()!;
       },
       async claim(claim, limit) {
         return write(() => {

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, exists, gt, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import { executionRow, FlagMoved, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
-import type { EvalExecutionRecord, EvalsStore } from '../evals-store.ts';
+import { evalBacklogColumns } from '../backlog.ts';
+import type { EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
 import { insertMessages } from './agents.ts';
@@ -28,9 +29,9 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
    * max) rows however many executions wait.
    */
   const leasable = (now: string, max: number) =>
-    db.all<{ id: string }>(sql`
-      select id from (
-        select e.id, r.created_at as run_created_at, r.id as run_id,
+    db.all<{ id: string; status: 'pending' | 'leased' }>(sql`
+      select id, status from (
+        select e.id, e.status, r.created_at as run_created_at, r.id as run_id,
           (
             select count(*) from ${evalExecutions} h
             where h.run_id = r.id and h.status = 'leased' and h.lease_until >= ${now}
@@ -240,8 +241,8 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
     evalWork: {
       async lease(owner, max, now, until) {
         return write(() => {
-          const leased: EvalExecutionRecord[] = [];
-          for (const { id } of leasable(now, max)) {
+          const leased: LeasedExecutionRecord[] = [];
+          for (const { id, status } of leasable(now, max)) {
             const row = db
               .update(evalExecutions)
               .set({ status: 'leased', leaseOwner: owner, leaseId: newId('lease'), leaseUntil: until })
@@ -253,7 +254,7 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
               )
               .returning()
               .get();
-            if (row) leased.push(toExecution(row));
+            if (row) leased.push({ ...toExecution(row), reclaimed: status === 'leased' });
           }
           const runIds = [...new Set(leased.map((e) => e.runId))];
           if (runIds.length > 0)
@@ -328,6 +329,13 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
           const left = openExecutionsOf(run.id).limit(1).get();
           return { accepted: true as const, runId: run.id, runComplete: !left };
         });
+      },
+      async backlog(now) {
+        return db
+          .select(evalBacklogColumns(evalExecutions, now))
+          .from(evalExecutions)
+          .where(inArray(evalExecutions.status, openExecutionStatuses))
+          .get()!;
       },
     },
   };

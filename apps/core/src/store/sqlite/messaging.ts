@@ -29,6 +29,7 @@ import {
   type StoredResponse,
   VerificationChanged,
 } from '../messaging-store.ts';
+import { backlogColumns } from '../backlog.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
@@ -252,6 +253,9 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       },
       async due(now, limit) {
         return dueMessages.all({ now, limit });
+      },
+      async backlog() {
+        return db.select(backlogColumns(messageOutbox.createdAt)).from(messageOutbox).where(eq(messageOutbox.status, 'pending')).get()!;
       },
       async claim(claim, limit) {
         return write(() => {
