@@ -57,7 +57,8 @@ export function modelProvider(
   const [provider, ...rest] = name.split(':');
   const model = rest.join(':');
   const timeoutMs = settings.timeoutMs ?? defaultModelTimeoutMs;
-  if (provider === 'openai') return observed(openAiProvider(model, settings.openai ?? {}, timeoutMs), provider, purpose, settings.onModelCall);
+  if (provider === 'openai')
+    return observed(openAiProvider(model, settings.openai ?? {}, timeoutMs), provider, purpose, settings.onModelCall);
   if (provider === 'anthropic')
     return observed(anthropicProvider(model, settings.anthropic ?? {}, timeoutMs), provider, purpose, settings.onModelCall);
   return undefined;
