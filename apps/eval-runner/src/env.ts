@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defaultModelTimeoutMs, type EgressRules, type ProviderSettings } from '@svc/agent-runtime';
-import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import { coreUrlsOf, coreUrlVariables } from '@svc/core-client';
+import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 
 const schema = z.object({

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
-import type { AppRouter } from '@svc/core';
-import { backoffMs, createCoreFailover, deriveInternalToken, internalTokenHeader, type Logger, runCoreLoop, sleep } from '@svc/server-kit';
+import { type AppRouter, createCoreFailover } from '@svc/core-client';
+import { backoffMs, deriveInternalToken, internalTokenHeader, type Logger, runCoreLoop, sleep } from '@svc/server-kit';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';

@@ -1,4 +1,4 @@
-import type { AppRouter, ChannelAnswer } from '@svc/core';
+import type { AppRouter, ChannelAnswer } from '@svc/core-client';
 import { DomainError, type WireError } from '@svc/domain';
 import { type TRPCClient, TRPCClientError } from '@trpc/client';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';

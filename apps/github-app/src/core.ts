@@ -1,5 +1,5 @@
-import type { AppRouter } from '@svc/core';
-import { createCoreFailover, deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
+import { type AppRouter, createCoreFailover } from '@svc/core-client';
+import { deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { coreUrlsOf, coreUrlVariables, flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
+import { coreUrlsOf, coreUrlVariables } from '@svc/core-client';
+import { flag, httpUrl, loadEnv, port, readSecretKey } from '@svc/server-kit';
 import { z } from 'zod';
 import { defaultGithubTimeoutMs } from './deadline.ts';
 

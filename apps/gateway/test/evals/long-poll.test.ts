@@ -1,4 +1,4 @@
-import type { AppRouter } from '@svc/core';
+import type { AppRouter } from '@svc/core-client';
 import { internalTokenHeader } from '@svc/server-kit';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,0 +1,2 @@
+export type { AppRouter, ChannelAnswer, ChannelCall } from './router.ts';
+export * from './core-urls.ts';
