@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { removeTempDirs, tempDir } from '@svc/testkit';
-import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath, storeToken } from '../src/credentials.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 
 let platform: TestPlatform;

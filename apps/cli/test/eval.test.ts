@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalRunDetailView } from '@svc/domain';
-import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 import { spawnSvc } from './spawn-svc.ts';
 

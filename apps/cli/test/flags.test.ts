@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FlagView } from '@svc/domain';
-import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 
 afterAll(() => removeTempDirs());

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 
 let platform: TestPlatform;

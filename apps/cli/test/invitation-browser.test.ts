@@ -1,7 +1,7 @@
-import { createUserWithToken } from '@svc/gateway/testing';
 import { tempDir } from '@svc/testkit';
 import { expect, it } from 'vitest';
 import { mailAndBrowser } from './mail-and-browser.ts';
+import { createUserWithToken } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 
 const world = mailAndBrowser();

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeTempDirs, tempDir } from '@svc/testkit';
-import { startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath } from '../src/credentials.ts';
+import { startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 import { spawnSvc, svcOnTerminal } from './spawn-svc.ts';
 

@@ -1,7 +1,7 @@
-import { startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { launchChromium, removeTempDirs, type SmtpCapture, startSmtpCapture } from '@svc/testkit';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { startPlatform, type TestPlatform } from './platform.ts';
 
 export interface MailAndBrowser {
   platform: TestPlatform;

@@ -1,9 +1,9 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { removeTempDirs, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 import { svcOnTerminal } from './spawn-svc.ts';
 

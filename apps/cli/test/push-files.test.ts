@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { removeTempDirs, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 
 const demo = fileURLToPath(new URL('../../../examples/demo', import.meta.url));

@@ -1,6 +1,6 @@
 import { removeTempDirs, tempDir } from '@svc/testkit';
-import { createUserWithToken, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 
 let platform: TestPlatform;

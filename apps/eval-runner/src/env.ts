@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { defaultModelTimeoutMs, type EgressRules, type ProviderSettings } from '@svc/agent-runtime';
+import { coreUrlsOf, coreUrlVariables } from '@svc/core-client';
 import {
-  coreUrlsOf,
-  coreUrlVariables,
   flag,
   httpUrl,
   loadEnv,

@@ -11,7 +11,7 @@ import {
   type ProviderSettings,
   type TurnTrace,
 } from '@svc/agent-runtime';
-import type { AppRouter } from '@svc/core';
+import type { AppRouter } from '@svc/core-client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { LRUCache } from 'lru-cache';
 

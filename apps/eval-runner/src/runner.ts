@@ -1,23 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
-import type { AppRouter } from '@svc/core';
-import {
-  backoffMs,
-  createCoreFailover,
-  deriveInternalToken,
-  internalTokenHeader,
-  type Logger,
-  modelCallDurations,
-  newRequestId,
-  requestIdHeaders,
-  runCoreLoop,
-  sleep,
-  withRequestId,
-} from '@svc/server-kit';
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { connectCore } from '@svc/core-client';
+import { backoffMs, type Logger, modelCallDurations, newRequestId, runCoreLoop, sleep, withRequestId } from '@svc/server-kit';
 import { Registry } from 'prom-client';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
 
 export interface RunnerOptions {
@@ -69,25 +55,8 @@ export function startRunner({
   egress = { allowPrivateNetworks: false, platformPorts: new Set(coreUrls.map((url) => Number(new URL(url).port))) },
   stopGraceMs = 10_000,
 }: RunnerOptions): Runner {
-  const internalToken = deriveInternalToken(secretKey);
-  // Each call carries the id of the execution's work it serves, or one of its own (a lease, a renewal).
-  const headers = () => ({ [internalTokenHeader]: internalToken, ...requestIdHeaders() });
-  const failover = createCoreFailover(coreUrls);
-  const url = `${coreUrls[0]}/trpc`;
-  const core = createTRPCClient<AppRouter>({ links: [httpLink({ url, headers, fetch: failover.fetch() })] });
-  // Long polls on connections of their own, closed on stop: a poll left waiting never holds core's shutdown up.
-  const polls = new Agent();
-  const poll = createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url,
-        headers,
-        fetch: failover.fetch(
-          (input, init) => undiciFetch(input, { ...(init as object), dispatcher: polls }) as unknown as Promise<Response>,
-        ),
-      }),
-    ],
-  });
+  // Long polls (`poll`) on connections of their own, closed on stop: a poll left waiting never holds core's shutdown up.
+  const { core, poll, current, close } = connectCore(coreUrls, secretKey);
   const name = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const registry = new Registry();
   const replayer = createReplayer({
@@ -217,7 +186,7 @@ export function startRunner({
       connected: 'eval runner connected to core',
       refused: "core refused the runner: its SVC_SECRET_KEY is not core's; retrying",
     },
-    context: () => ({ core: failover.current(), runner: name, concurrency }),
+    context: () => ({ core: current(), runner: name, concurrency }),
     ping: () => core.health.ping.query(undefined, { signal: stopping.signal }),
     work: leaseMore,
   });
@@ -229,7 +198,7 @@ export function startRunner({
       stopping.abort();
       wakeLoop();
       await loop;
-      await polls.destroy();
+      await close();
       // What is leased and waiting is replayed too, within the grace; past it, the leases expire and another runner takes over.
       const drained = (async () => {
         while (working.size > 0) await Promise.race(working);

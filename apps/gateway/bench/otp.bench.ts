@@ -15,6 +15,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type SharedStore, startProcesses } from '@svc/test-platform';
 import {
   createPostgresDatabase,
   dropPostgresDatabases,
@@ -28,7 +29,6 @@ import {
   waitUntilAnswering,
 } from '@svc/testkit';
 import autocannon from 'autocannon';
-import { type SharedStore, startProcesses } from '../testing/processes.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);

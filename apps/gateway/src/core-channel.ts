@@ -1,4 +1,4 @@
-import type { ChannelAnswer, ChannelCall } from '@svc/core';
+import type { ChannelAnswer, ChannelCall } from '@svc/core-client';
 import { internalTokenHeader } from '@svc/server-kit';
 import WebSocket from 'ws';
 

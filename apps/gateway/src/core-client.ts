@@ -1,11 +1,11 @@
-import type { AppRouter, ChannelAnswer } from '@svc/core';
+import type { ChannelAnswer, CoreClient } from '@svc/core-client';
 import { DomainError, type WireError } from '@svc/domain';
-import { type TRPCClient, TRPCClientError } from '@trpc/client';
+import { TRPCClientError } from '@trpc/client';
 import { currentRequestId } from '@svc/server-kit';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
 import { CallNotSentError, CoreChannel, type CoreChannelOptions } from './core-channel.ts';
 
-export type CoreClient = TRPCClient<AppRouter>;
+export type { CoreClient };
 
 /** Per-call options that forward the caller's credential to core. */
 export interface CallOptions {

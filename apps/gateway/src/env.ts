@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
+import { coreUrlsOf, coreUrlVariables } from '@svc/core-client';
 import {
-  coreUrlsOf,
-  coreUrlVariables,
   flag,
   httpUrl,
   loadEnv,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '@svc/server-kit';
 import { freePort, request } from '@svc/testkit';
 import { pino } from 'pino';
-import { createUserWithToken, startPlatform } from '../testing/platform.ts';
+import { createUserWithToken, startPlatform } from './platform.ts';
 import { expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { CoreChannel } from '../src/core-channel.ts';

@@ -1,8 +1,8 @@
-import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
+import { startCore } from '@svc/test-platform';
 import { request } from '@svc/testkit';
-import { createUserWithToken, startPlatform } from '../testing/platform.ts';
 import { expect, it } from 'vitest';
+import { createUserWithToken, startPlatform } from './platform.ts';
 
 it('answers 503 core_unavailable, on /healthz and on the API, when core is down', async () => {
   const platform = await startPlatform();

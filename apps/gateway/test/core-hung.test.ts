@@ -1,6 +1,6 @@
+import { startProcesses } from '@svc/test-platform';
 import { removeTempDirs, request, stopProcesses, tempDir } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
-import { startProcesses } from '../testing/processes.ts';
 
 afterAll(async () => {
   await stopProcesses();

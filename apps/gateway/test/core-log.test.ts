@@ -1,7 +1,7 @@
 import { request } from '@svc/testkit';
 import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 
 let platform: TestPlatform | undefined;
 afterEach(() => platform?.stop());

@@ -1,6 +1,6 @@
 import { createPostgresDatabase, holdLock, lockWaits, request } from '@svc/testkit';
 import { expect, it } from 'vitest';
-import { createUserWithToken, startPlatform } from '../testing/platform.ts';
+import { createUserWithToken, startPlatform } from './platform.ts';
 
 it('answers 503 core_unavailable, not a hang, while another session holds a table locked; serves again once it is released', async () => {
   const databaseUrl = await createPostgresDatabase();

@@ -2,7 +2,7 @@ import { networkInterfaces } from 'node:os';
 import { deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
 import { request } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 
 /** This machine's address on a network, as a neighbour would reach it. */
 const networkAddress = (family: 'IPv4' | 'IPv6') =>

@@ -1,6 +1,6 @@
 import { request } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 
 let platform: TestPlatform;
 let token: string;

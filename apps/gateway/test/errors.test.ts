@@ -1,5 +1,5 @@
 import { request } from '@svc/testkit';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let platform: TestPlatform;

@@ -1,7 +1,7 @@
 import { createLogger } from '@svc/server-kit';
 import { request } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../testing/platform.ts';
+import { startPlatform, type TestPlatform } from './platform.ts';
 import { evalsWorkspace, salesAgent } from './evals/setup.ts';
 
 type Line = Record<string, unknown> & { msg: string };

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { request } from '@svc/testkit';
-import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../testing/platform.ts';
+import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from './platform.ts';
 import { expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.ts';
 import { connectCore } from '../src/core-client.ts';

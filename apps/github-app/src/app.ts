@@ -1,5 +1,5 @@
+import type { CoreClient } from '@svc/core-client';
 import type { Context, Probot } from 'probot';
-import type { CoreClient } from './core.ts';
 import { ensureFlagsLabel } from './labels.ts';
 import { previewPullRequest } from './pull-request.ts';
 

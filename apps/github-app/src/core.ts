@@ -1,45 +1,4 @@
-import type { AppRouter } from '@svc/core';
-import { createCoreFailover, deriveInternalToken, internalTokenHeader, requestIdHeaders } from '@svc/server-kit';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import { Agent, fetch as undiciFetch } from 'undici';
-
-export type CoreClient = ReturnType<typeof createTRPCClient<AppRouter>>;
-
-export interface CoreConnection {
-  /** Calls that answer at once. */
-  core: CoreClient;
-  /** Long polls, on connections of their own: a poll left waiting never holds core's shutdown up. */
-  poll: CoreClient;
-  close(): Promise<void>;
-}
-
-/**
- * Core over HTTP in tRPC's protocol, with the internal token derived from core's SVC_SECRET_KEY and a request id:
- * one of `coreUrls`, the next when the one called cannot be reached.
- */
-export function connectCore(coreUrls: string[], secretKey: Buffer): CoreConnection {
-  const internalToken = deriveInternalToken(secretKey);
-  // Each call carries the id of what it serves (a webhook delivery, an event), or one of its own.
-  const headers = () => ({ [internalTokenHeader]: internalToken, ...requestIdHeaders() });
-  const failover = createCoreFailover(coreUrls);
-  const url = `${coreUrls[0]}/trpc`;
-  const polls = new Agent();
-  return {
-    core: createTRPCClient<AppRouter>({ links: [httpLink({ url, headers, fetch: failover.fetch() })] }),
-    poll: createTRPCClient<AppRouter>({
-      links: [
-        httpLink({
-          url,
-          headers,
-          fetch: failover.fetch(
-            (input, init) => undiciFetch(input, { ...(init as object), dispatcher: polls }) as unknown as Promise<Response>,
-          ),
-        }),
-      ],
-    }),
-    close: () => polls.destroy(),
-  };
-}
+import { TRPCClientError } from '@trpc/client';
 
 /** What core said went wrong: its stable code, message and details (a manifest's issues). */
 export interface CoreError {

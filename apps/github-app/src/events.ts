@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { CoreConnection } from '@svc/core-client';
 import { type Logger, newRequestId, runCoreLoop, withRequestId } from '@svc/server-kit';
 import type { Probot } from 'probot';
 import { z } from 'zod';
-import { type CoreConnection, coreErrorOf } from './core.ts';
+import { coreErrorOf } from './core.ts';
 import { syncFlagsIssue } from './flags-issue.ts';
 import { repoOf, statusOf } from './github.ts';
 import { onePullRequestAtATime, writeStickyComment } from './sticky-comment.ts';

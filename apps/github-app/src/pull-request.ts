@@ -1,7 +1,8 @@
+import type { CoreClient } from '@svc/core-client';
 import { renderPrComment } from '@svc/digest';
 import type { Logger } from '@svc/server-kit';
 import type { Context } from 'probot';
-import { type CoreClient, coreErrorOf } from './core.ts';
+import { coreErrorOf } from './core.ts';
 import { HeadFilesError, readHeadFiles } from './head-files.ts';
 import { onePullRequestAtATime, writeStickyComment } from './sticky-comment.ts';
 

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connectCore } from '@svc/core-client';
 import { type Logger, newRequestId, validRequestId, withRequestId } from '@svc/server-kit';
 import { createNodeMiddleware, Probot, type ProbotOctokit } from 'probot';
 import { svcApp } from './app.ts';
-import { connectCore } from './core.ts';
 import { defaultGithubTimeoutMs, fetchWithDeadline } from './deadline.ts';
 import { startEventLoop } from './events.ts';
 import { createGithubAppMetrics } from './metrics.ts';

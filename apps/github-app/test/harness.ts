@@ -1,10 +1,10 @@
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { TestPlatform } from '@svc/gateway/testing';
 import { closeServer, createLogger, listen } from '@svc/server-kit';
 import Bottleneck from 'bottleneck';
 import nock from 'nock';
 import { createGithubApp, type GithubApp, type GithubAppOptions, githubOctokit, webhooksPath } from '../src/index.ts';
+import type { TestPlatform } from './platform.ts';
 
 /** Where Octokit calls GitHub in these tests: nock answers there. */
 export const api = 'https://api.github.com';

@@ -1,5 +1,5 @@
-import { startRunner } from '@svc/eval-runner';
 import { createLogger } from '@svc/server-kit';
+import { startRunner } from '@svc/test-platform';
 import { removeTempDirs } from '@svc/testkit';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';

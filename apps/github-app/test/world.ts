@@ -1,6 +1,6 @@
-import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '@svc/gateway/testing';
 import nock from 'nock';
 import { api, fixture, installationId, type RunningApp } from './harness.ts';
+import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from './platform.ts';
 
 export const repository = 'acme/shop';
 

@@ -1,7 +1,7 @@
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import { atOnce } from '../at-once.ts';
 import { orderAgent } from './order-agent.ts';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 let platform: TestPlatform;

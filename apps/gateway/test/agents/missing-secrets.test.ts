@@ -1,6 +1,6 @@
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { orderAgent } from './order-agent.ts';
 
 let platform: TestPlatform;

@@ -1,6 +1,6 @@
 import { request, type SilentPeer, startSilentPeer } from '@svc/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { agentFiles, deployedWorkspace } from '../evals/setup.ts';
 
 let platform: TestPlatform;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../platform.ts';
 import { orderAgent } from './order-agent.ts';
 
 /** An agent whose tool calls wherever the environment's BACKEND_URL secret says. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type FakeProvider, freePort, request, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 
 const demoAgent = readFileSync(new URL('../../../../examples/demo/agents/support/agent.yaml', import.meta.url), 'utf8');
 const files = { 'svc.yaml': 'workspace: acme\n', 'agents/support/agent.yaml': demoAgent, 'agents/support/instructions.md': 'Help.' };

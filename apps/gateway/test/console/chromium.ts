@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { TestPlatform } from '../../testing/platform.ts';
+import type { TestPlatform } from '../platform.ts';
 
 /** A phone's width and a laptop's. */
 export const widths = [390, 1280] as const;

@@ -1,7 +1,7 @@
 import { request } from '@svc/testkit';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { flagsWorkspace } from '../flags/setup.ts';
 import { launchChromium, windowOf } from './chromium.ts';
 

@@ -1,7 +1,7 @@
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { orderAgent } from '../agents/order-agent.ts';
 import { invitationLink } from '../members/setup.ts';
 import { expectFits, launchChromium, widths, windowOf } from './chromium.ts';

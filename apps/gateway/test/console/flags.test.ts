@@ -1,7 +1,7 @@
 import { request } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { launchChromium, signIn, windowOf } from './chromium.ts';
 
 const files = {

@@ -1,7 +1,7 @@
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { orderAgent } from '../agents/order-agent.ts';
 import { fakeClock } from '../phone-verification/setup.ts';
 import { launchChromium, signIn, windowOf } from './chromium.ts';

@@ -1,5 +1,5 @@
 import { BrowserSession, formField, request } from '@svc/testkit';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { startGateway } from '../../src/index.ts';

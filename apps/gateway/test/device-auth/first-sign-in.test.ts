@@ -1,6 +1,6 @@
 import { BrowserSession, formField, linkIn, type SmtpCapture, startSmtpCapture } from '@svc/testkit';
 import { atOnce } from '../at-once.ts';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
 let platform: TestPlatform;

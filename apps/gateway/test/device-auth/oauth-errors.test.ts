@@ -1,6 +1,6 @@
 import { type JsonResponse, request } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGatewayWithoutCore, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startGatewayWithoutCore, startPlatform, type TestPlatform } from '../platform.ts';
 
 let platform: TestPlatform;
 let down: Awaited<ReturnType<typeof startGatewayWithoutCore>>;

@@ -1,7 +1,7 @@
 import { request } from '@svc/testkit';
 import * as oauth from 'openid-client';
 import { afterEach, expect, it } from 'vitest';
-import { startGatewayWithoutCore, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startGatewayWithoutCore, startPlatform, type TestPlatform } from '../platform.ts';
 
 let platform: TestPlatform;
 afterEach(() => platform?.stop());

@@ -1,6 +1,6 @@
 import { BrowserSession, formField, linkIn, request, type SmtpCapture, startSmtpCapture } from '@svc/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 
 let platform: TestPlatform | undefined;
 let smtp: SmtpCapture | undefined;

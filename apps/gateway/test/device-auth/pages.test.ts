@@ -1,5 +1,5 @@
 import { BrowserSession, formField, linkIn, request, type SmtpCapture, startSmtpCapture } from '@svc/testkit';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 let platform: TestPlatform;

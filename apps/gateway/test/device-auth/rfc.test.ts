@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '@svc/testkit';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClock } from '../phone-verification/setup.ts';
 

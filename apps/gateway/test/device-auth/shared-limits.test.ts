@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request, testRedisUrl } from '@svc/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 
 /** This run's keys, removed afterwards. */
 const redisKeyPrefix = `svc-test-${randomUUID()}:`;

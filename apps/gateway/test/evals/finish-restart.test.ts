@@ -1,6 +1,6 @@
 import { request } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { type EvalsApi, evalsWorkspace, salesAgent } from './setup.ts';
 
 type Store = TestPlatform['core']['services']['store'];

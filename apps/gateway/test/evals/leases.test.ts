@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { appEntry } from '@svc/test-platform';
 import {
   chatCompletion,
   type FakeProvider,
@@ -11,10 +11,8 @@ import {
   stopProcesses,
 } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { agentFiles, deployedWorkspace } from './setup.ts';
-
-const runnerMain = fileURLToPath(new URL('../../../eval-runner/src/main.ts', import.meta.url));
 
 describe('a runner killed mid-run', () => {
   let platform: TestPlatform;
@@ -31,7 +29,7 @@ describe('a runner killed mid-run', () => {
   });
 
   const runner = (): ProcessGroup =>
-    startApp(runnerMain, {
+    startApp(appEntry('eval-runner'), {
       CORE_URL: platform.core.url,
       SVC_SECRET_KEY: platform.secretKey.toString('base64'),
       EVAL_CONCURRENCY: '4',

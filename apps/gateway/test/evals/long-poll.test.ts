@@ -1,8 +1,8 @@
-import type { AppRouter } from '@svc/core';
+import type { AppRouter } from '@svc/core-client';
 import { internalTokenHeader } from '@svc/server-kit';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { evalsWorkspace, salesAgent } from './setup.ts';
 
 // A runner's lease request waits for work; one whose runner has gone must take none.

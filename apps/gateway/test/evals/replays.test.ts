@@ -1,6 +1,6 @@
 import { anthropicMessage, chatCompletion, type FakeProvider, type RecordedRequest, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { agentFiles, deployedWorkspace } from './setup.ts';
 
 /** The last visitor message an OpenAI-compatible request carries. */

@@ -1,6 +1,6 @@
 import { startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { orderAgent } from '../agents/order-agent.ts';
 import { atOnce } from '../at-once.ts';
 import { startHeldBackend } from './held-backend.ts';

@@ -1,7 +1,7 @@
 import type { Role } from '@svc/domain';
 import { type JsonResponse, request, type RequestOptions } from '@svc/testkit';
 import { expect } from 'vitest';
-import { createUserWithToken, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, type TestPlatform } from '../platform.ts';
 
 /** A scripted sales agent: asked about prices it says `price`, anything else gets `fallback`. */
 export function salesAgent(price: string, { slug = 'acme', fallback = 'Hello from sales.' } = {}): Record<string, string> {

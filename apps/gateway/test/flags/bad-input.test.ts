@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { type FlagsApi, flagsWorkspace } from './setup.ts';
 
 let platform: TestPlatform;

@@ -1,7 +1,7 @@
 import type { Role } from '@svc/domain';
 import { type JsonResponse, request, type RequestOptions } from '@svc/testkit';
 import { expect } from 'vitest';
-import { createUserWithToken, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, type TestPlatform } from '../platform.ts';
 import { orderAgent } from '../agents/order-agent.ts';
 
 export interface FlagsApi {

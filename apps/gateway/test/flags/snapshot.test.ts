@@ -1,6 +1,6 @@
 import { type FakeProvider, request, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { flagsWorkspace } from './setup.ts';
 
 let platform: TestPlatform;

@@ -1,7 +1,7 @@
 import { DomainError } from '@svc/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectCore, type CoreConnection } from '../../src/core-client.ts';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { type EvalsApi, evalsWorkspace, salesAgent } from '../evals/setup.ts';
 
 // The procedures the GitHub App calls, over core's channel with the internal token as the app does.

@@ -1,6 +1,6 @@
 import { request } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { type Conformance, conformance } from '../openapi/conformance.ts';
 import { acceptInBrowser, addMember, invitationLink, membersOf, membersUrl, ownerOf, userIdOf } from './setup.ts';
 

@@ -1,6 +1,6 @@
 import { BrowserSession, formField, request } from '@svc/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { atOnce } from '../at-once.ts';
 import { addMember, invitationLink, membersOf, membersUrl, ownerOf, userIdOf } from './setup.ts';
 

@@ -1,7 +1,7 @@
 import type { Role } from '@svc/domain';
 import { request } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { addMember, membersOf, membersUrl, ownerOf, userIdOf } from './setup.ts';
 
 let platform: TestPlatform;

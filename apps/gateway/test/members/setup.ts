@@ -1,7 +1,7 @@
 import type { Role } from '@svc/domain';
 import { BrowserSession, formField, request } from '@svc/testkit';
 import { expect } from 'vitest';
-import { createUserWithToken, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, type TestPlatform } from '../platform.ts';
 
 export const membersUrl = (platform: TestPlatform, slug: string) => `${platform.url}/api/developer/v1/${slug}/members`;
 

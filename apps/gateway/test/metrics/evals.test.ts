@@ -1,9 +1,9 @@
-import type { AppRouter } from '@svc/core';
+import type { AppRouter } from '@svc/core-client';
 import { internalTokenHeader } from '@svc/server-kit';
 import { chatCompletion, type FakeProvider, scrapeMetrics, startFakeProvider } from '@svc/testkit';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { evalsWorkspace, salesAgent } from '../evals/setup.ts';
 import { fakeClock } from '../phone-verification/setup.ts';
 

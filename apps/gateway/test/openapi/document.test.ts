@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { request } from '@svc/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { type Conformance, conformance } from './conformance.ts';
 
 let platform: TestPlatform;

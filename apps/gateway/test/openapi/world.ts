@@ -1,6 +1,6 @@
 import { type FakeProvider, graphAccepted, startFakeProvider, startSilentPeer } from '@svc/testkit';
 import { fakeClock } from '../phone-verification/setup.ts';
-import { createUserWithToken, startGatewayWithoutCore, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startGatewayWithoutCore, startPlatform, type TestPlatform } from '../platform.ts';
 import { type Call, type Conformance, conformance } from './conformance.ts';
 
 /** One platform the whole suite talks to, and a gateway beside it whose core is out of reach. */

@@ -1,5 +1,5 @@
 import { graphAccepted, request, startFakeProvider, startSilentPeer } from '@svc/testkit';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClock, number, outboxSettled, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
 

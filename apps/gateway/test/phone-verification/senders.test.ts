@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '@svc/testkit';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { number, outboxSettled, type VerificationWorld, verificationWorld } from './setup.ts';
 

@@ -8,7 +8,7 @@ import {
   twilioAccepted,
 } from '@svc/testkit';
 import { expect } from 'vitest';
-import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from '../platform.ts';
 
 export const number = '+56912345678';
 

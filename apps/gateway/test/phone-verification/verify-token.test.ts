@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '@svc/testkit';
 import { afterEach, expect, it } from 'vitest';
-import { startPlatform, type TestPlatform } from '../../testing/platform.ts';
+import { startPlatform, type TestPlatform } from '../platform.ts';
 import { type VerificationWorld, verificationWorld } from './setup.ts';
 
 const verifyToken = 'let-me-in-please-0xC0FFEE';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCore } from '@svc/core/bootstrap';
+import { startCore } from '@svc/test-platform';
 import { createLogger } from '@svc/server-kit';
 import {
   createPostgresDatabase,
@@ -58,12 +58,16 @@ function startDeployed(app: (typeof apps)[number], env: Record<string, string>) 
   });
 }
 
-it('holds production dependencies only: no TypeScript runner and no sources', () => {
+it('holds production dependencies only: no TypeScript runner, no sources, and no database driver but in core', () => {
+  const installed = (app: (typeof apps)[number], name: string) =>
+    readdirSync(join(deployed[app], 'node_modules', '.pnpm')).filter((entry) => entry.startsWith(`${name}@`));
   for (const app of apps) {
-    const installed = readdirSync(join(deployed[app], 'node_modules', '.pnpm'));
-    expect(installed.filter((name) => name.startsWith('tsx@'))).toEqual([]);
+    expect(installed(app, 'tsx')).toEqual([]);
     expect(existsSync(join(deployed[app], 'src'))).toBe(false);
   }
+  expect(installed('core', 'pg')).not.toEqual([]);
+  for (const app of ['gateway', 'eval-runner'] as const) expect(installed(app, 'pg')).toEqual([]);
+  expect(installed('gateway', 'better-sqlite3')).toEqual([]);
 });
 
 it('sends and checks a code, and finishes an eval run, through the deployed apps on PostgreSQL', async () => {

@@ -3,6 +3,7 @@
  * a restart writes both. Core, gateway and eval runner run as processes on PostgreSQL; a row lock the test holds on
  * the flag stops core's finish in the middle, where the kill lands.
  */
+import { appEntry, startProcesses } from '@svc/test-platform';
 import {
   createPostgresDatabase,
   dropPostgresDatabases,
@@ -17,7 +18,6 @@ import {
   waitUntilAnswering,
 } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
-import { appEntry, startProcesses } from '../../testing/processes.ts';
 import { salesAgent } from '../evals/setup.ts';
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ import {
   waitUntilAnswering,
 } from '@svc/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appEntry, type Processes, startProcesses } from '../../testing/processes.ts';
+import { appEntry, type Processes, startProcesses } from '@svc/test-platform';
 import { salesAgent } from '../evals/setup.ts';
 
 let graph: FakeProvider;

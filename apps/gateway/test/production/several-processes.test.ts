@@ -4,6 +4,7 @@
  * the fake Graph API under a path of its own (`/core-a`, `/core-b`), so the fake knows which core sent what.
  */
 import { randomUUID } from 'node:crypto';
+import { appEntry, type Processes, startProcesses } from '@svc/test-platform';
 import {
   chatCompletion,
   createPostgresDatabase,
@@ -23,7 +24,6 @@ import {
 } from '@svc/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appEntry, type Processes, startProcesses } from '../../testing/processes.ts';
 import { atOnce } from '../at-once.ts';
 
 /** This file's keys in Redis, removed afterwards. */

@@ -1,4 +1,4 @@
-import type { AppRouter } from '@svc/core';
+import type { AppRouter } from '@svc/core-client';
 import type { inferRouterOutputs } from '@trpc/server';
 
 /** What core answers the console's queries, as its pages show it. */

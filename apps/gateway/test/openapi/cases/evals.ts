@@ -1,6 +1,6 @@
 import type { JsonResponse } from '@svc/testkit';
 import { expect } from 'vitest';
-import { createUserWithToken, startPlatform } from '../../../testing/platform.ts';
+import { createUserWithToken, startPlatform } from '../../platform.ts';
 import { orderAgent } from '../../agents/order-agent.ts';
 import { startHeldBackend } from '../../evals/held-backend.ts';
 import type { OperationCases, World } from '../world.ts';

@@ -5,7 +5,8 @@ import { createLogger } from '@svc/server-kit';
 import { freePort, type ProcessGroup, startApp, tempDir, waitUntilAnswering } from '@svc/testkit';
 
 /** An app's entry point (`apps/<app>/src/main.ts`), as `pnpm --filter @svc/<app> start` runs it. */
-export const appEntry = (app: 'core' | 'gateway' | 'eval-runner') => fileURLToPath(new URL(`../../${app}/src/main.ts`, import.meta.url));
+export const appEntry = (app: 'core' | 'gateway' | 'eval-runner') =>
+  fileURLToPath(new URL(`../../../apps/${app}/src/main.ts`, import.meta.url));
 
 /** Where every core keeps its records: one PostgreSQL database, or SQLite in one data dir on this machine. */
 export type SharedStore = { databaseUrl: string } | { dataDir: string };

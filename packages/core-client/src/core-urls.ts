@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, port } from './env.ts';
+import { httpUrl, port } from '@svc/server-kit';
 
 /** The variables that say where core is, for an app's env schema: `CORE_URLS`, else `CORE_URL`, else the loopback and `CORE_PORT`. */
 export const coreUrlVariables = {

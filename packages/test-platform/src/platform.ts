@@ -5,7 +5,6 @@ import { startRunner } from '@svc/eval-runner';
 import { dropPostgresDatabases, freePort, migratedPostgresDatabases, tempDir } from '@svc/testkit';
 import { afterAll } from 'vitest';
 import { createLogger, deriveInternalToken, type Logger, type MetricsServer, serveMetrics } from '@svc/server-kit';
-import { startGateway } from '../src/index.ts';
 
 export interface TestPlatform {
   /** Where the gateway listens (http://localhost:<port>), whatever public URL it was given. */
@@ -70,6 +69,19 @@ export interface PlatformOptions {
   metrics?: boolean;
 }
 
+/**
+ * How the platform starts its gateway: @svc/gateway's `startGateway`, handed in by the tests. The gateway's own tests
+ * use this package, so it does not depend on the gateway, and turbo's package graph stays acyclic.
+ */
+export type StartGateway = (options: {
+  port: number;
+  coreUrls: string[];
+  publicUrl?: string;
+  localMode?: boolean;
+  secretKey: Buffer;
+  log: Logger;
+}) => Promise<{ url: string; registry: Parameters<typeof serveMetrics>[0]; stop(): Promise<void> }>;
+
 // A cast: the GitHub App's tests see Probot's narrower declaration of LOG_LEVEL.
 const quiet = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } as NodeJS.ProcessEnv;
 
@@ -80,8 +92,20 @@ afterAll(dropPostgresDatabases);
 /** A new database with core's tables: a copy of one migrated once per test file. */
 const migratedPostgresDatabase = migratedPostgresDatabases(async (url) => (await createPostgresStore(url)).close());
 
-/** Core and gateway over real HTTP on free ports, on a fresh database unless `dataDir` or `databaseUrl` is given. */
-export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
+/** The platform's starters, with the gateway `startGateway` starts. */
+export function platformWith(startGateway: StartGateway) {
+  return {
+    /** Core and gateway over real HTTP on free ports, on a fresh database unless `dataDir` or `databaseUrl` is given. */
+    startPlatform: (options: PlatformOptions = {}) => startPlatform(startGateway, options),
+    /** A gateway whose core is out of reach (nothing listens at its core URL): every API call answers 503. */
+    async startGatewayWithoutCore(): Promise<{ url: string; stop(): Promise<void> }> {
+      const coreUrl = `http://127.0.0.1:${await freePort()}`;
+      return startGateway({ port: 0, coreUrls: [coreUrl], secretKey: randomBytes(32), log: createLogger('gateway', quiet) });
+    },
+  };
+}
+
+async function startPlatform(startGateway: StartGateway, options: PlatformOptions): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? tempDir();
   const databaseUrl = options.databaseUrl ?? (process.env.SVC_TEST_STORE === 'postgres' ? await migratedPostgresDatabase() : undefined);
   const secretKey = options.secretKey ?? randomBytes(32);
@@ -182,10 +206,4 @@ export async function createUserWithToken(platform: TestPlatform, email: string)
   const { identity } = platform.core.services;
   const user = await identity.findOrCreateUser(email);
   return (await identity.issueToken(user.id, 'test token')).token;
-}
-
-/** A gateway whose core is out of reach (nothing listens at its core URL): every API call answers 503. */
-export async function startGatewayWithoutCore(): Promise<{ url: string; stop(): Promise<void> }> {
-  const coreUrl = `http://127.0.0.1:${await freePort()}`;
-  return startGateway({ port: 0, coreUrls: [coreUrl], secretKey: randomBytes(32), log: createLogger('gateway', quiet) });
 }
