@@ -15,7 +15,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type SharedStore, startProcesses } from '@svc/test-platform';
+// Processes only: the platform's test hooks need vitest, which the bench does not run under.
+import { type SharedStore, startProcesses } from '@svc/test-platform/processes';
 import {
   createPostgresDatabase,
   dropPostgresDatabases,
@@ -115,25 +116,28 @@ async function deploymentMeasures({ name, store, cores }: Deployment, graphUrl: 
     });
   }
   let turn = 0;
-  const ids: string[] = [];
+  // The verifications the creates made, each with its workspace: the verify measure takes them in turn.
+  const made: { slug: string; id: string }[] = [];
   const creates = (workspaces: string[]): autocannon.Options => ({
     url,
     method: 'POST',
     headers,
     requests: [
       {
-        setupRequest: (req) => {
+        // A connection sends its next request once the last one is answered: its context holds the workspace.
+        setupRequest: (req, context: { slug?: string }) => {
           const n = next++;
+          context.slug = workspaces[n % workspaces.length]!;
           return {
             ...req,
-            path: `/api/v1/${workspaces[n % workspaces.length]}/phone_verifications`,
+            path: `/api/v1/${context.slug}/phone_verifications`,
             body: JSON.stringify({ phone_number: `+569${String(10_000_000 + n)}` }),
           };
         },
-        onResponse: (status, body) => {
+        onResponse: (status, body, context: { slug?: string }) => {
           if (status !== 201) return;
           const { verification_id: id } = JSON.parse(body) as { verification_id: string };
-          if (id && workspaces.length === 1) ids.push(id);
+          made.push({ slug: context.slug!, id });
           created++;
         },
       },
@@ -151,11 +155,10 @@ async function deploymentMeasures({ name, store, cores }: Deployment, graphUrl: 
         headers,
         requests: [
           {
-            setupRequest: (req) => ({
-              ...req,
-              path: `/api/v1/bench/phone_verifications/${ids[Math.floor(turn++ / 4) % ids.length]}/verify`,
-              body: '{"code":"0000000"}',
-            }),
+            setupRequest: (req) => {
+              const { slug, id } = made[Math.floor(turn++ / 4) % made.length]!;
+              return { ...req, path: `/api/v1/${slug}/phone_verifications/${id}/verify`, body: '{"code":"0000000"}' };
+            },
           },
         ],
       },
