@@ -1,4 +1,4 @@
-import { createPostgresDatabase, holdLock, lockWaits, request } from '@svc/testkit';
+import { createPostgresDatabase, holdLock, lockWaits, request, startTcpProxy } from '@svc/testkit';
 import { expect, it } from 'vitest';
 import { createUserWithToken, startPlatform } from './platform.ts';
 
@@ -48,4 +48,31 @@ it("answers 503 core_unavailable, not a hang, while every connection of core's p
   expect((await held).status).toBe(201);
   expect((await request(workspaces, { token })).body.workspaces).toHaveLength(2);
   await platform.stop();
+});
+
+it('answers 503 core_unavailable, not a hang, while the database server has stopped answering; serves again once it answers', async () => {
+  const databaseUrl = new URL(await createPostgresDatabase());
+  // Core reaches the database through a proxy that can hang, as a stopped server does: connections stay open, silent.
+  const proxy = await startTcpProxy(Number(databaseUrl.port));
+  const platform = await startPlatform({
+    databaseUrl: Object.assign(new URL(databaseUrl), { port: String(proxy.port) }).href,
+    statementTimeoutMs: 500,
+    connectTimeoutMs: 500,
+  });
+  const token = await createUserWithToken(platform, 'ada@example.com');
+  const workspaces = `${platform.url}/cli/workspaces`;
+  expect((await request(workspaces, { token })).status).toBe(200);
+
+  proxy.hang();
+  try {
+    // The statement's deadline cannot fire on a server that stopped: the client's own, a second later, does.
+    const answer = await request(workspaces, { token });
+    expect(answer.status).toBe(503);
+    expect(answer.body.error.code).toBe('core_unavailable');
+  } finally {
+    proxy.resume();
+  }
+  await expect.poll(async () => (await request(workspaces, { token })).status).toBe(200);
+  await platform.stop();
+  await proxy.close();
 });

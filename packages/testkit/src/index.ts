@@ -3,6 +3,7 @@ export * from './temp-dirs.ts';
 export * from './ports.ts';
 export * from './fake-provider.ts';
 export * from './silent-peer.ts';
+export * from './tcp-proxy.ts';
 export * from './browser-session.ts';
 export * from './smtp.ts';
 export * from './chromium.ts';

@@ -6,8 +6,8 @@ import { DomainError } from '@svc/domain';
  */
 const unavailableStates = new Set(['57014', '55P03', '57P01', '57P02', '57P03', '53300']);
 
-/** What pg-pool says when no connection could be had in time. */
-const unavailableMessages = [/timeout exceeded when trying to connect/];
+/** What pg-pool says when no connection could be had in time, and pg when the server did not answer in time. */
+const unavailableMessages = [/timeout exceeded when trying to connect/, /^Query read timeout$/];
 
 /** The SQLSTATE of a database error, which drizzle wraps in its own. */
 export function sqlState(error: unknown): string | undefined {

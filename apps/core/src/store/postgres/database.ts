@@ -8,6 +8,9 @@ export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
 const migrationsFolder = migrationsFolders.postgres;
 
+/** How much longer than the statement deadline a call waits for the server's answer before it gives up. */
+const answerGraceMs = 1_000;
+
 /** The advisory lock every core takes to migrate: cores starting at once migrate one after the other, so once. */
 const migrationLock = 7_302_115_001;
 
@@ -41,6 +44,9 @@ export async function openPostgres(
     max: poolSize,
     connectionTimeoutMillis: connectTimeoutMs,
     statement_timeout: statementTimeoutMs,
+    // A server that stopped answering (a stopped process, a hung host) cancels nothing: the client gives up a second
+    // after the server's own deadline, and the pool drops that connection.
+    query_timeout: statementTimeoutMs + answerGraceMs,
   });
   // A connection the server drops (a restart, a failover) must not end core: the pool replaces an idle one on the next
   // query, and the query a busy one was running fails with the error. Without a listener of its own, a busy
@@ -48,19 +54,20 @@ export async function openPostgres(
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   try {
-    const client = await pool.connect();
+    // On a connection of its own, with no deadline: waiting for another core's migration, and migrating a large
+    // table, take as long as they take.
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+    client.on('error', () => {});
+    await client.connect();
     try {
-      // Waiting for another core's migration, and migrating a large table, take as long as they take.
-      await client.query('set statement_timeout = 0');
       await client.query('select pg_advisory_lock($1)', [migrationLock]);
       try {
         await migrate(drizzle({ client }), { migrationsFolder });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [migrationLock]);
-        await client.query('reset statement_timeout');
       }
     } finally {
-      client.release();
+      await client.end();
     }
   } catch (error) {
     await pool.end();
