@@ -61,7 +61,8 @@ it('runs as its own process: a signed pull_request webhook ends in one comment w
     expect(github.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/repos/${repository}/issues/comments/`))).toHaveLength(
       1,
     );
-    expect(app.output()).toMatch(/"repository":"acme\/shop".*"pull_request":7.*"run":"\w+"/);
+    // Logged once GitHub has answered the comment's update, which the fake GitHub records before it answers.
+    await expect.poll(() => app.output()).toMatch(/"repository":"acme\/shop".*"pull_request":7.*"run":"\w+"/);
   } finally {
     expect(await app.stop()).toBe(0);
     await github.stop();

@@ -32,7 +32,7 @@ export interface FakeProvider {
   replies: FakeReply[];
   /** Replies to give, in order, before falling back to the default reply. */
   queue(...replies: FakeReply[]): void;
-  /** Resolves when `count` requests have arrived. */
+  /** Resolves when `count` requests have arrived; throws after `timeoutMs` (30 s, the suite's common deadline for what a busy box may delay). */
   waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
   close(): Promise<void>;
 }
@@ -90,7 +90,7 @@ export async function startFakeProvider(
     },
     replies: given,
     queue: (...more) => replies.push(...more),
-    async waitForRequests(count, timeoutMs = 5000) {
+    async waitForRequests(count, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} requests, got ${requests.length}`);
