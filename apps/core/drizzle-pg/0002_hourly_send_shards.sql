@@ -1,19 +1,28 @@
-ALTER TABLE "hourly_sends" ADD COLUMN "shard" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "hourly_sends" DROP CONSTRAINT "hourly_sends_workspace_id_hour_pk";--> statement-breakpoint
-ALTER TABLE "hourly_sends" ADD CONSTRAINT "hourly_sends_workspace_id_hour_shard_pk" PRIMARY KEY("workspace_id","hour","shard");--> statement-breakpoint
--- Counts one send in the shard's row of the workspace's hour, unless the hour's rows already sum to the limit: then it
--- raises SV002 (hour_full), which takes back what the statement wrote. The sum is read once the shard's row is
--- locked, so it holds every send committed before: the sends of one shard (one core) never pass the limit, and
--- each other shard may have one send under way that it does not see yet.
+CREATE TABLE "hourly_send_shards" (
+	"workspace_id" text NOT NULL,
+	"hour" text NOT NULL,
+	"shard" integer NOT NULL,
+	"count" integer NOT NULL,
+	CONSTRAINT "hourly_send_shards_workspace_id_hour_shard_pk" PRIMARY KEY("workspace_id","hour","shard")
+);
+--> statement-breakpoint
+ALTER TABLE "hourly_send_shards" ADD CONSTRAINT "hourly_send_shards_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+-- Counts one send in the shard's row of the workspace's hour, unless the hour's rows (and its row of hourly_sends,
+-- where cores of earlier versions count) already sum to the limit: then it raises SV002 (hour_full), which takes
+-- back what the statement wrote. The sum is read once the shard's row is locked, so it holds every send committed
+-- before: the sends of one shard (one core) never pass the limit, and each other shard may have one send under way
+-- that it does not see yet.
 CREATE FUNCTION svc_count_send(workspace text, send_hour text, send_shard integer, hourly_limit integer) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO hourly_sends (workspace_id, hour, shard, count) VALUES (workspace, send_hour, send_shard, 0) ON CONFLICT DO NOTHING;
-  PERFORM FROM hourly_sends WHERE workspace_id = workspace AND hour = send_hour AND shard = send_shard FOR UPDATE;
-  IF (SELECT sum(count) FROM hourly_sends WHERE workspace_id = workspace AND hour = send_hour) >= hourly_limit THEN
+  INSERT INTO hourly_send_shards (workspace_id, hour, shard, count) VALUES (workspace, send_hour, send_shard, 0)
+  ON CONFLICT DO NOTHING;
+  PERFORM FROM hourly_send_shards WHERE workspace_id = workspace AND hour = send_hour AND shard = send_shard FOR UPDATE;
+  IF (SELECT sum(count) FROM hourly_send_shards WHERE workspace_id = workspace AND hour = send_hour)
+    + coalesce((SELECT count FROM hourly_sends WHERE workspace_id = workspace AND hour = send_hour), 0) >= hourly_limit THEN
     RAISE EXCEPTION 'the hourly sends of workspace % are used up', workspace USING ERRCODE = 'SV002';
   END IF;
-  UPDATE hourly_sends SET count = count + 1 WHERE workspace_id = workspace AND hour = send_hour AND shard = send_shard;
+  UPDATE hourly_send_shards SET count = count + 1 WHERE workspace_id = workspace AND hour = send_hour AND shard = send_shard;
 END $$;--> statement-breakpoint
 -- A create in one statement: under its number's lock (creates of one number run one after the other, in any core),
 -- the verification, and its message (none for a test number) counted in its workspace's hour. Raises SV001

@@ -32,7 +32,16 @@ import {
 import { backlogColumns } from '../backlog.ts';
 import type { PgDb } from './database.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
-import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
+import {
+  devMessages,
+  hourlySendShards,
+  hourlySends,
+  idempotencyKeys,
+  messageOutbox,
+  phoneVerifications,
+  senders,
+  testNumbers,
+} from './schema.ts';
 import { sqlState } from '../unavailable.ts';
 import { statement, type Transact } from './transaction.ts';
 
@@ -98,10 +107,12 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .orderBy(desc(phoneVerifications.createdAt))
     .limit(1)
     .prepare('messaging_send_state');
+  // The hour's count: every core's row, and the row cores of earlier versions counted in.
+  const counted = (table: typeof hourlySends | typeof hourlySendShards) =>
+    sql`coalesce((select sum(${table.count}) from ${table} where ${table.workspaceId} = ${p('workspaceId')} and ${table.hour} = ${p('hour')}), 0)`;
   const sendsInHour = db
-    .select({ count: sql<number>`coalesce(sum(${hourlySends.count}), 0)::int` })
-    .from(hourlySends)
-    .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
+    .select({ count: sql<number>`(${counted(hourlySendShards)} + ${counted(hourlySends)})::int` })
+    .from(sql`(select 1) as hour`)
     .prepare('messaging_sends_in_hour');
   // A verify's write: prepared once per connection, as its read is.
   const failAttempt = db
@@ -299,8 +310,9 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
       purgeFinished(before, limit) {
         return purgeRows(transact, messageOutbox, and(ne(messageOutbox.status, 'pending'), lt(messageOutbox.createdAt, before))!, limit);
       },
-      purgeHourlyCounts(before, limit) {
-        return purgeRows(transact, hourlySends, lt(hourlySends.hour, before)!, limit);
+      async purgeHourlyCounts(before, limit) {
+        const shards = await purgeRows(transact, hourlySendShards, lt(hourlySendShards.hour, before)!, limit);
+        return shards + (await purgeRows(transact, hourlySends, lt(hourlySends.hour, before)!, limit - shards));
       },
     },
     senders: {

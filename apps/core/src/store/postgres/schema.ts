@@ -171,7 +171,7 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.operation, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
-/** Sends per workspace per clock hour: the workspace cap reads one row instead of an hour of messages. */
+/** Sends per workspace per clock hour as cores before `hourly_send_shards` counted them: read, and purged, no longer written. */
 export const hourlySends = pgTable(
   'hourly_sends',
   {
@@ -179,8 +179,24 @@ export const hourlySends = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     hour: text('hour').notNull(),
-    /** Whose count this is: each core counts its sends in a row of its own, so creates never queue on one row. */
-    shard: integer('shard').notNull().default(0),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.hour] })],
+);
+
+/**
+ * Sends per workspace per clock hour, counted by each core in a row of its own (`shard`): creates in several cores
+ * never queue on one row. The cap sums a workspace's rows of the hour, with its row in `hourly_sends` (counted there
+ * by cores of earlier versions, while they still run beside these).
+ */
+export const hourlySendShards = pgTable(
+  'hourly_send_shards',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    hour: text('hour').notNull(),
+    shard: integer('shard').notNull(),
     count: integer('count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.hour, t.shard] })],

@@ -33,7 +33,16 @@ import { backlogColumns } from '../backlog.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
-import { devMessages, hourlySends, idempotencyKeys, messageOutbox, phoneVerifications, senders, testNumbers } from './schema.ts';
+import {
+  devMessages,
+  hourlySendShards,
+  hourlySends,
+  idempotencyKeys,
+  messageOutbox,
+  phoneVerifications,
+  senders,
+  testNumbers,
+} from './schema.ts';
 
 const p = sql.placeholder;
 
@@ -85,10 +94,12 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .orderBy(desc(messageOutbox.createdAt))
     .limit(p('limit'))
     .prepare();
+  // The hour's count: this store's row, and the row cores of earlier versions counted in.
+  const counted = (table: typeof hourlySends | typeof hourlySendShards) =>
+    sql`coalesce((select sum(${table.count}) from ${table} where ${table.workspaceId} = ${p('workspaceId')} and ${table.hour} = ${p('hour')}), 0)`;
   const sendsInHour = db
-    .select({ count: sql<number>`coalesce(sum(${hourlySends.count}), 0)` })
-    .from(hourlySends)
-    .where(and(eq(hourlySends.workspaceId, p('workspaceId')), eq(hourlySends.hour, p('hour'))))
+    .select({ count: sql<number>`${counted(hourlySendShards)} + ${counted(hourlySends)}` })
+    .from(sql`(select 1)`)
     .prepare();
   const senderOf = db
     .select()
@@ -98,15 +109,13 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
 
   const insertVerification = db.insert(phoneVerifications).values(placeholders(phoneVerifications)).prepare();
   const insertMessage = db.insert(messageOutbox).values(placeholders(messageOutbox)).prepare();
-  // Counts a send in its workspace's hour, unless the hour is full: then it changes nothing. One core writes SQLite,
-  // so it counts in one row (shard 0).
+  // Counts a send in its workspace's hour. One core writes SQLite, so it counts in one row (shard 0).
   const countSend = db
-    .insert(hourlySends)
-    .values({ workspaceId: p('workspaceId'), hour: p('hour'), count: 1 })
+    .insert(hourlySendShards)
+    .values({ workspaceId: p('workspaceId'), hour: p('hour'), shard: 0, count: 1 })
     .onConflictDoUpdate({
-      target: [hourlySends.workspaceId, hourlySends.hour, hourlySends.shard],
-      set: { count: sql`${hourlySends.count} + 1` },
-      setWhere: sql`${hourlySends.count} < ${p('limit')}`,
+      target: [hourlySendShards.workspaceId, hourlySendShards.hour, hourlySendShards.shard],
+      set: { count: sql`${hourlySendShards.count} + 1` },
     })
     .prepare();
   const failAttempt = db
@@ -166,9 +175,9 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
   /** Queues a message and counts it in its workspace's hour, or throws when the hour is full; call inside a write. */
   const queue = (message: NewOutboxMessage, hourlyLimit: number) => {
     const hour = hourOf(message.createdAt);
-    if (hourlyLimit < 1 || countSend.run({ workspaceId: message.workspaceId, hour, limit: hourlyLimit }).changes === 0) {
-      throw new HourlyLimitReached(hour);
-    }
+    const { workspaceId } = message;
+    if ((sendsInHour.get({ workspaceId, hour })?.count ?? 0) >= hourlyLimit) throw new HourlyLimitReached(hour);
+    countSend.run({ workspaceId, hour });
     insertMessage.run({ ...queuedMessage(message) });
   };
 
@@ -304,8 +313,9 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       purgeFinished(before, limit) {
         return purgeRows(db, write, messageOutbox, and(ne(messageOutbox.status, 'pending'), lt(messageOutbox.createdAt, before))!, limit);
       },
-      purgeHourlyCounts(before, limit) {
-        return purgeRows(db, write, hourlySends, lt(hourlySends.hour, before)!, limit);
+      async purgeHourlyCounts(before, limit) {
+        const shards = await purgeRows(db, write, hourlySendShards, lt(hourlySendShards.hour, before)!, limit);
+        return shards + (await purgeRows(db, write, hourlySends, lt(hourlySends.hour, before)!, limit - shards));
       },
     },
     senders: {
