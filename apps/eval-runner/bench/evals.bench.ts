@@ -5,7 +5,8 @@
  * 50 ms. Printed for EVAL_CONCURRENCY 8 and 32: the wall time from the POST that starts the run to the run's
  * finished_at, as a ratio of the ideal ceil(cases / concurrency) x (turns + 1) x 50 ms, and the CPU time core and
  * the runner spent per case (from /proc). Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
- * medians are printed. BENCH_PROFILE=DIR writes CPU profiles of core and the runner there.
+ * medians are printed. It runs once with core on SQLite, once on a PostgreSQL database of its own (on the test
+ * server, SVC_TEST_POSTGRES_URL; dropped at the end). BENCH_PROFILE=DIR writes CPU profiles of core and the runner.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import {
   anthropicMessage,
   chatCompletion,
+  createPostgresDatabase,
+  dropPostgresDatabases,
   freePort,
   type ProcessGroup,
   startApp,
@@ -45,9 +48,12 @@ function cpuMs(pid: number | undefined): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const dataDir = tempDir('svc-bench-evals-');
+const dataDirs: string[] = [];
 
-async function main(): Promise<void> {
+/** The rows of one store: `database` is core's SVC_DATABASE_URL, none for SQLite in the data dir. */
+async function measure(database: string | undefined): Promise<string[]> {
+  const dataDir = tempDir('svc-bench-evals-');
+  dataDirs.push(dataDir);
   const agentModel = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: latencyMs }), {
     keep: false,
   });
@@ -58,10 +64,16 @@ async function main(): Promise<void> {
   const [port, corePort] = [await freePort(), await freePort()];
   const secretKey = randomBytes(32).toString('base64');
   const env = { PORT: String(port), CORE_PORT: String(corePort), SVC_DATA_DIR: dataDir, SVC_SECRET_KEY: secretKey };
-  const core = start(join(apps, 'core/src/main.ts'), { ...env, SVC_LOCAL_MODE: '1', SVC_JUDGE_MODELS: 'anthropic:claude-sonnet-4-6' });
+  const store: Record<string, string> = database ? { SVC_DATABASE_URL: database } : {};
+  const core = start(join(apps, 'core/src/main.ts'), {
+    ...env,
+    ...store,
+    SVC_LOCAL_MODE: '1',
+    SVC_JUDGE_MODELS: 'anthropic:claude-sonnet-4-6',
+  });
   const coreUrl = `http://127.0.0.1:${corePort}`;
   await waitUntilAnswering(`${coreUrl}/healthz`);
-  start(join(apps, 'gateway/src/main.ts'), { ...env, SVC_LOCAL_MODE: '1' });
+  const gateway = start(join(apps, 'gateway/src/main.ts'), { ...env, SVC_LOCAL_MODE: '1' });
   await waitUntilAnswering(`http://127.0.0.1:${port}/healthz`);
 
   // The seeded demo workspace and its owner's token: an OpenAI agent deployed to `bench`, and the cases.
@@ -131,18 +143,27 @@ async function main(): Promise<void> {
         `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
     );
   }
-  process.stdout.write(
-    `\neval run: ${cases} cases x ${turns} turns, agent and judge each answering after ${latencyMs} ms (median of ${rounds})\n`,
-  );
-  for (const row of rows) process.stdout.write(`  ${row}\n`);
+  await gateway.stop();
   await core.stop();
   await agentModel.close();
   await judgeModel.close();
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const sqlite = await measure(undefined);
+  const postgres = await measure(await createPostgresDatabase());
+  process.stdout.write(
+    `\neval run: ${cases} cases x ${turns} turns, agent and judge each answering after ${latencyMs} ms (median of ${rounds})\n`,
+  );
+  for (const row of sqlite) process.stdout.write(`  core on SQLite,     ${row}\n`);
+  for (const row of postgres) process.stdout.write(`  core on PostgreSQL, ${row}\n`);
 }
 
 try {
   await main();
 } finally {
   await stopProcesses();
-  rmSync(dataDir, { recursive: true, force: true });
+  await dropPostgresDatabases();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }
