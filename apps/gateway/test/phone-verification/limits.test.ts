@@ -11,8 +11,10 @@ describe('send limits', () => {
   it('allows 5 sends per number per 10 minutes, then 429 with Retry-After until the oldest leaves the window', async () => {
     const clock = fakeClock();
     world = await verificationWorld({ clock: clock.now });
+    // Each code delivered before the next send: a resend supersedes a code still queued, which is then never sent.
     for (let i = 0; i < 5; i++) {
       expect((await create()).status).toBe(201);
+      await world.graph.waitForRequests(i + 1);
       clock.advance(30);
     }
     const limited = await create();
@@ -20,6 +22,7 @@ describe('send limits', () => {
     expect(limited.body).toMatchObject({ error: { code: 'send_limit_exceeded' }, retry_after_seconds: 450 });
     expect(limited.headers.get('retry-after')).toBe('450');
     expect((await create('+56987654321')).status).toBe(201);
+    await world.graph.waitForRequests(6);
     clock.advance(450);
     expect((await create()).status).toBe(201);
     await world.graph.waitForRequests(7);
