@@ -1,4 +1,4 @@
-import { createPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
+import { createPostgresDatabase, dropPostgresDatabases, startTcpProxy } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 import { ChangeCache } from '../src/store/change-cache.ts';
@@ -65,4 +65,24 @@ it('keeps nothing in a cache while its feed is not listening', async () => {
   await expect.poll(() => feed.live).toBe(false);
   expect(await cache.get('ws_1', load)).toBe('sender 2');
   expect(await cache.get('ws_1', load)).toBe('sender 3');
+});
+
+it('counts its connection lost when the server stops answering, and listens again once it answers', async () => {
+  // The feed reaches the database through a proxy that can hang, as a stopped server does: connections stay open, silent.
+  const proxy = await startTcpProxy(Number(new URL(url).port));
+  try {
+    const through = Object.assign(new URL(url), { port: String(proxy.port) }).href;
+    const feed = await createPostgresChanges(through, { retryMs: 10, heartbeatMs: 200 });
+    feeds.push(feed);
+    const senders = hear(feed, 'senders');
+    proxy.hang();
+    await expect.poll(() => feed.live).toBe(false);
+    expect(senders).toEqual(['reset']);
+    proxy.resume();
+    await expect.poll(() => feed.live).toBe(true);
+    await feeds[0]!.publish('senders', 'ws_1');
+    await expect.poll(() => senders).toEqual(['reset', 'reset', 'ws_1']);
+  } finally {
+    await proxy.close();
+  }
 });

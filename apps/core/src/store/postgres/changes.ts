@@ -14,6 +14,12 @@ export interface PostgresChangesOptions {
   maxRetryMs?: number;
   /** How long opening a connection may take, as for the store's own (SVC_DATABASE_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs?: number;
+  /**
+   * How often the listening connection must answer a query, and how long it has: a server that stopped answering
+   * (hung, or behind a network that drops packets) hears no change and sends no notification, without closing the
+   * connection. The feed counts it lost then.
+   */
+  heartbeatMs?: number;
 }
 
 /**
@@ -24,7 +30,7 @@ export interface PostgresChangesOptions {
  */
 export async function createPostgresChanges(
   url: string,
-  { retryMs = 100, maxRetryMs = 5_000, connectTimeoutMs = 5_000 }: PostgresChangesOptions = {},
+  { retryMs = 100, maxRetryMs = 5_000, connectTimeoutMs = 5_000, heartbeatMs = 5_000 }: PostgresChangesOptions = {},
 ): Promise<Changes> {
   // Without jitter: a core retries its one connection, too few to need spreading.
   const retryBackoff: Backoff = { baseMs: retryMs, maxMs: maxRetryMs, jitter: [1, 1] };
@@ -34,6 +40,7 @@ export async function createPostgresChanges(
   publisher.on('error', () => {});
   let listening: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   let failures = 0;
   let closed = false;
 
@@ -63,12 +70,27 @@ export async function createPostgresChanges(
     listening = client;
     failures = 0;
     listeners.reset();
+    beat(client);
+  }
+
+  /** Asks the listening connection to answer within `heartbeatMs`, every `heartbeatMs`; it is lost when it does not. */
+  function beat(client: pg.Client): void {
+    heartbeat = setTimeout(() => {
+      client.query({ text: 'select 1', query_timeout: heartbeatMs }).then(
+        () => {
+          if (client === listening) beat(client);
+        },
+        () => lost(client),
+      );
+    }, heartbeatMs);
   }
 
   function lost(client: pg.Client): void {
     if (client !== listening) return;
     listening = undefined;
+    clearTimeout(heartbeat);
     listeners.reset();
+    // With the heartbeat's query unanswered, ending destroys the socket: no goodbye waits on a silent server.
     client.end().catch(() => {});
     listenLater();
   }
@@ -107,6 +129,7 @@ export async function createPostgresChanges(
     async close() {
       closed = true;
       clearTimeout(retry);
+      clearTimeout(heartbeat);
       listeners.clear();
       const client = listening;
       listening = undefined;
