@@ -52,7 +52,13 @@ export async function createPostgresChanges(
   }
 
   async function listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: connectTimeoutMs });
+    const client = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      connectionTimeoutMillis: connectTimeoutMs,
+      // Its queries (the LISTEN, the heartbeat's) fail unanswered after this long.
+      query_timeout: heartbeatMs,
+    });
     client.on('notification', heard);
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
@@ -76,7 +82,7 @@ export async function createPostgresChanges(
   /** Asks the listening connection to answer within `heartbeatMs`, every `heartbeatMs`; it is lost when it does not. */
   function beat(client: pg.Client): void {
     heartbeat = setTimeout(() => {
-      client.query({ text: 'select 1', query_timeout: heartbeatMs }).then(
+      client.query('select 1').then(
         () => {
           if (client === listening) beat(client);
         },
