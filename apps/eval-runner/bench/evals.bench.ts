@@ -65,7 +65,7 @@ async function measure(database: string | undefined): Promise<string[]> {
   const secretKey = randomBytes(32).toString('base64');
   const env = { PORT: String(port), CORE_PORT: String(corePort), SVC_DATA_DIR: dataDir, SVC_SECRET_KEY: secretKey };
   const store: Record<string, string> = database ? { SVC_DATABASE_URL: database } : {};
-  const core = start(join(apps, 'core/src/main.ts'), {
+  const core = start(join(apps, 'core/dist/main.js'), {
     ...env,
     ...store,
     SVC_LOCAL_MODE: '1',
@@ -73,7 +73,7 @@ async function measure(database: string | undefined): Promise<string[]> {
   });
   const coreUrl = `http://127.0.0.1:${corePort}`;
   await waitUntilAnswering(`${coreUrl}/healthz`);
-  const gateway = start(join(apps, 'gateway/src/main.ts'), { ...env, SVC_LOCAL_MODE: '1' });
+  const gateway = start(join(apps, 'gateway/dist/main.js'), { ...env, SVC_LOCAL_MODE: '1' });
   await waitUntilAnswering(`http://127.0.0.1:${port}/healthz`);
 
   // The seeded demo workspace and its owner's token: an OpenAI agent deployed to `bench`, and the cases.
@@ -105,7 +105,7 @@ async function measure(database: string | undefined): Promise<string[]> {
 
   const rows: string[] = [];
   for (const concurrency of concurrencies) {
-    const runner = start(join(apps, 'eval-runner/src/main.ts'), {
+    const runner = start(join(apps, 'eval-runner/dist/main.js'), {
       CORE_URL: coreUrl,
       SVC_SECRET_KEY: secretKey,
       EVAL_CONCURRENCY: String(concurrency),

@@ -7,6 +7,8 @@
  * made for each and dropped at the end). Each deployment's creates are measured on one workspace, and spread over 20
  * workspaces, where no workspace's creates wait on another's.
  *
+ * The apps run as deployed: their built `dist/main.js` under plain node (the bench builds them first).
+ *
  * The measures run in interleaved rounds (baseline, create, verify, create, verify, ..., baseline, ...) and the
  * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the
  * measures. Each row also shows the CPU time the serving processes spent per request (from /proc), which says where
@@ -34,6 +36,10 @@ import autocannon from 'autocannon';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Only the deployments whose name holds this text (`SQLite`, `2 cores`), the baseline always. */
+const only = process.env.BENCH_ONLY ?? '';
+/** A folder for the V8 CPU profiles of every core and gateway, written as they stop (`.cpuprofile`, for DevTools). */
+const profileDir = process.env.BENCH_PROFILE;
 /** The workspaces the spread create rows take turns over. */
 const spreadOver = 20;
 
@@ -96,6 +102,8 @@ async function deploymentMeasures({ name, store, cores }: Deployment, graphUrl: 
     gateways: 1,
     coreEnv: () => ({ SVC_OTP_WORKSPACE_HOURLY_LIMIT: '100000000', WHATSAPP_GRAPH_URL: graphUrl }),
     stdio: 'inherit-stderr',
+    built: true,
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   const url = processes.gateways[0]!.url;
   const servers = [...processes.gateways, ...processes.cores].map(({ app }) => app.child);
@@ -186,7 +194,9 @@ async function main(): Promise<void> {
       servers: [baselineServer.child],
     },
   ];
-  for (const deployment of deployments) measures.push(...(await deploymentMeasures(deployment, graph.url)));
+  for (const deployment of deployments.filter(({ name }) => name.includes(only))) {
+    measures.push(...(await deploymentMeasures(deployment, graph.url)));
+  }
 
   for (const measure of measures) await run(measure, 2); // warm-up
   const results = measures.map((): Round[] => []);

@@ -4,9 +4,12 @@ import { startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
 import { freePort, type ProcessGroup, startApp, tempDir, waitUntilAnswering } from '@svc/testkit';
 
-/** An app's entry point (`apps/<app>/src/main.ts`), as `pnpm --filter @svc/<app> start` runs it. */
-export const appEntry = (app: 'core' | 'gateway' | 'eval-runner') =>
-  fileURLToPath(new URL(`../../../apps/${app}/src/main.ts`, import.meta.url));
+/**
+ * An app's entry point: `apps/<app>/src/main.ts`, as `pnpm --filter @svc/<app> dev` runs it, or once built
+ * `apps/<app>/dist/main.js`, as `pnpm --filter @svc/<app> start` runs it.
+ */
+export const appEntry = (app: 'core' | 'gateway' | 'eval-runner', { built = false } = {}) =>
+  fileURLToPath(new URL(`../../../apps/${app}/${built ? 'dist/main.js' : 'src/main.ts'}`, import.meta.url));
 
 /** Where every core keeps its records: one PostgreSQL database, or SQLite in one data dir on this machine. */
 export type SharedStore = { databaseUrl: string } | { dataDir: string };
@@ -21,6 +24,10 @@ export interface ProcessesOptions {
   gatewayEnv?: Record<string, string>;
   /** Where their output goes: kept for the test to read (`pipe`, the default), or their stderr to this process's. */
   stdio?: 'pipe' | 'inherit-stderr';
+  /** Runs the apps' built `dist/main.js` under plain node, as deployed, rather than their sources under tsx. */
+  built?: boolean;
+  /** Node options for every core and gateway (a profiler's, say). */
+  execArgv?: string[];
 }
 
 export interface RunningApp {
@@ -45,7 +52,8 @@ const storeEnv = (store: SharedStore): Record<string, string> =>
  * its CORE_URLS, each process with only the environment given here. A developer and their token are written first,
  * by a core in this process that stops before the others start; `stopProcesses()` from the test kit stops them all.
  */
-export async function startProcesses({ store, cores, gateways, coreEnv, gatewayEnv, stdio }: ProcessesOptions): Promise<Processes> {
+export async function startProcesses(options: ProcessesOptions): Promise<Processes> {
+  const { store, cores, gateways, coreEnv, gatewayEnv, stdio, built, execArgv } = options;
   const secretKey = randomBytes(32);
   const seeding = await startCore({
     dataDir: 'dataDir' in store ? store.dataDir : tempDir(),
@@ -68,11 +76,15 @@ export async function startProcesses({ store, cores, gateways, coreEnv, gatewayE
     return apps;
   };
   const coreApps = await started(cores, (index, port) =>
-    startApp(appEntry('core'), { ...shared, ...storeEnv(store), CORE_PORT: String(port), ...coreEnv?.(index) }, { stdio }),
+    startApp(
+      appEntry('core', { built }),
+      { ...shared, ...storeEnv(store), CORE_PORT: String(port), ...coreEnv?.(index) },
+      { stdio, execArgv },
+    ),
   );
   const coreUrls = coreApps.map((core) => core.url).join(',');
   const gatewayApps = await started(gateways, (_, port) =>
-    startApp(appEntry('gateway'), { ...shared, PORT: String(port), CORE_URLS: coreUrls, ...gatewayEnv }, { stdio }),
+    startApp(appEntry('gateway', { built }), { ...shared, PORT: String(port), CORE_URLS: coreUrls, ...gatewayEnv }, { stdio, execArgv }),
   );
   await Promise.all([...coreApps, ...gatewayApps].map(({ url }) => waitUntilAnswering(`${url}/healthz`)));
   return { secretKey: shared.SVC_SECRET_KEY, token, cores: coreApps, gateways: gatewayApps };

@@ -155,15 +155,17 @@ export async function runProcess(command: string, args: string[], options: Group
 }
 
 /**
- * An app's entry point (`src/main.ts`) run as its own process under tsx, as `pnpm --filter <app> dev` runs it (the
- * workspace's packages from their sources), with only PATH and `env` in its environment.
+ * An app's entry point run as its own process with only PATH and `env` in its environment: `src/main.ts` under tsx,
+ * as `pnpm --filter <app> dev` runs it (the workspace's packages from their sources), or a built `dist/main.js` under
+ * plain node, as `pnpm --filter <app> start` runs it.
  */
 export function startApp(
   entry: string,
   env: Record<string, string>,
   { stdio = 'pipe', execArgv = [] }: { stdio?: 'pipe' | 'inherit-stderr'; execArgv?: string[] } = {},
 ): ProcessGroup {
-  return spawnGroup(process.execPath, [...execArgv, ...fromSources(), entry], { env, stdio });
+  const loader = entry.endsWith('.ts') ? fromSources() : [];
+  return spawnGroup(process.execPath, [...execArgv, ...loader, entry], { env, stdio });
 }
 
 /** Node's options that run TypeScript entry points with the workspace's packages from their sources, not dist/. */
