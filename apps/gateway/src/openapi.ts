@@ -17,6 +17,7 @@ function errorCodesOf(ep: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(ep.errors);
   if (ep.auth) codes.add('unauthorized');
   if (ep.body) for (const code of bodyErrors) codes.add(code);
+  if (ep.acceptsForm) codes.add('too_many_parameters');
   if (ep.params || ep.query || ep.idempotent) codes.add('invalid_request');
   // A unique index of the store refusing a write that raced another.
   if (ep.method !== 'get') codes.add('conflict');

@@ -19,6 +19,7 @@ export const deviceCodeGrantType = 'urn:ietf:params:oauth:grant-type:device_code
 const oauthNames: Partial<Record<ErrorCode, string>> = {
   invalid_json: 'invalid_request',
   payload_too_large: 'invalid_request',
+  too_many_parameters: 'invalid_request',
   unsupported_media_type: 'invalid_request',
   unsupported_content_encoding: 'invalid_request',
   core_unavailable: 'temporarily_unavailable',

@@ -58,6 +58,7 @@ export const errorStatus = {
   verification_expired: 410,
   invitation_gone: 410,
   payload_too_large: 413,
+  too_many_parameters: 413,
   unsupported_media_type: 415,
   unsupported_content_encoding: 415,
   incorrect_code: 422,

@@ -30,6 +30,7 @@ export function sendError(res: Response, error: DomainError, authorization?: str
 const bodyErrors: Record<string, () => DomainError> = {
   'entity.parse.failed': () => new DomainError('invalid_json', 'the request body is not valid JSON'),
   'entity.too.large': () => new DomainError('payload_too_large', 'the request body is over 1 MiB'),
+  'parameters.too.many': () => new DomainError('too_many_parameters', 'the form body has more than 1,000 fields'),
   'encoding.unsupported': () =>
     new DomainError('unsupported_content_encoding', 'send the body uncompressed, or with Content-Encoding gzip, deflate or br'),
   'charset.unsupported': () => new DomainError('unsupported_media_type', 'the request body must be UTF-8 JSON'),

@@ -133,6 +133,28 @@ describe('a Content-Encoding the body does not have', () => {
   });
 });
 
+describe('a form body with more than 1,000 fields', () => {
+  const manyFields = Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&');
+  const bodyRoutes = routes.filter(withBody);
+  it.each(bodyRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s answers 413 too_many_parameters where it reads forms, never 5xx',
+    async (_, route) => {
+      const path = concretePath(route, validValue);
+      const answer = await send(route.method, path, {
+        token,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: manyFields,
+      });
+      expectClientError(route, answer);
+      const readsForms = route.oauth || route.bodyType === 'application/x-www-form-urlencoded';
+      if (!readsForms) return;
+      expect(answer.status, answer.text.slice(0, 200)).toBe(413);
+      if (answer.type.startsWith('application/json'))
+        expect(errorCode(answer)).toBe(route.oauth ? 'invalid_request' : 'too_many_parameters');
+    },
+  );
+});
+
 describe('property: no request makes any route answer 5xx', () => {
   const segment = fc.oneof(
     fc.constantFrom('acme', 'x1', 'live', 'API_KEY'),
