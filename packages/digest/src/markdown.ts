@@ -44,9 +44,28 @@ export const utc = (iso: string): string => `${iso.replace('T', ' ').replace(/(\
 export const attribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** U+200B: invisible where it sits, and enough to keep GitHub from reading a ping, a link or a reference there. */
+const zeroWidthSpace = '\u200b';
+
+/**
+ * What GitHub would read in running text as a ping or a link, broken by a zero-width space: mentions of people and
+ * teams (`@name`, `@org/team`) and e-mail addresses, after the `@`; autolinked URLs (`https:` `//`, `www` `.`);
+ * references to issues (`#12`, `GH-12`, `owner/repo#12`) and commits (7 to 40 hex digits, one a digit at least).
+ */
+function inertOnGithub(text: string): string {
+  return text
+    .replace(/@(?=\w)/g, `@${zeroWidthSpace}`)
+    .replace(/:\/\//g, `:${zeroWidthSpace}//`)
+    .replace(/\b(www)\./gi, `$1${zeroWidthSpace}.`)
+    .replace(/#(?=\d)/g, `#${zeroWidthSpace}`)
+    .replace(/\b(gh)-(?=\d)/gi, `$1-${zeroWidthSpace}`)
+    .replace(/\b(?=[\da-f]*\d)([\da-f])(?=[\da-f]{6,39}\b)/gi, `$1${zeroWidthSpace}`);
+}
+
 /**
  * Text as plain words on one line, trimmed to `max` characters: every character that could start markup (emphasis,
- * links, code, HTML, entities, strikethrough, table cells) is backslash-escaped, so the reader sees it as written.
+ * links, code, HTML, entities, strikethrough, table cells) is backslash-escaped, and what GitHub would turn into a
+ * mention or a link is broken invisibly, so the reader sees it as written and nobody is pinged.
  */
 export function inline(text: string, max = 500): string {
   const chars = Array.from(
@@ -55,7 +74,7 @@ export function inline(text: string, max = 500): string {
       .trim(),
   );
   const shown = chars.length <= max ? chars.join('') : `${chars.slice(0, max).join('')}… (${chars.length - max} more characters)`;
-  return shown.replace(/[\\`*_[\]<>&~|!#]/g, '\\$&');
+  return inertOnGithub(shown.replace(/[\\`*_[\]<>&~|!#]/g, '\\$&'));
 }
 
 /** A count with thousands separated by commas, whatever the machine's locale. */

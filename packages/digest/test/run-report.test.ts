@@ -140,12 +140,17 @@ describe('run report golden files', () => {
       '<details><summary>2 passing cases</summary>',
       '</details>',
     ]);
-    // The judge's sentence: plain text and escapes (a bare URL may be linked, as GitHub links any), read back whole.
+    // The judge's sentence: plain text and escapes, no link (a bare URL is broken invisibly), read back whole.
     const judged = tokens.find((t): t is Tokens.Paragraph => t.type === 'paragraph' && t.raw.includes('The reply says'));
     const [label, ...words] = judged?.tokens ?? [];
     expect(label).toMatchObject({ type: 'strong', text: 'Judge (`anthropic:claude-sonnet-4-5`):' });
-    expect(new Set(words.map((t) => t.type))).toEqual(new Set(['text', 'escape', 'link']));
-    expect(words.map((t) => ('text' in t ? t.text : '')).join('')).toBe(` ${hostileReasoning}`);
+    expect(new Set(words.map((t) => t.type))).toEqual(new Set(['text', 'escape']));
+    expect(
+      words
+        .map((t) => ('text' in t ? t.text : ''))
+        .join('')
+        .replace(/\u200b/g, ''),
+    ).toBe(` ${hostileReasoning}`);
   });
 
   it('the deterministic grader is named wherever a judge would be, and its error says what the case needs', () => {

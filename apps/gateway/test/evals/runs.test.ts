@@ -74,6 +74,19 @@ describe('a run', () => {
     expect(report.body).toContain('15 USD');
   });
 
+  it('serves a report in which text quoted from a case pings nobody and links nowhere on GitHub', async () => {
+    const ws = await evalsWorkspace(platform, 'run-inert');
+    await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug: 'run-inert' }));
+    // The deterministic grader quotes the phrase it missed: a mention, a team and a link, written by whoever wrote the case.
+    await ws.addCase(['hello'], 'Says "@octo-org/security-team see https://evil.example/phish".');
+    const run = await ws.run();
+    const report = (await ws.evals(`/runs/${run.body.id}.md`)).body as string;
+    // Its finding is running text (the expected outcome below it is a code block, where GitHub links nothing).
+    const finding = report.split('\n').find((line) => line.startsWith('**Deterministic grader:**'));
+    expect(finding).toContain('@\u200bocto-org/security-team see https:\u200b//evil.example/phish');
+    expect(finding).not.toMatch(/@(?!\u200b)\w|https:\/\/evil/);
+  });
+
   it('against a live baseline marks the cases that passed there and fail here as regressions, first', async () => {
     const ws = await evalsWorkspace(platform, 'run-regress');
     await ws.deploy('live', salesAgent('Plans start at 12 USD.', { slug: 'run-regress' }));
