@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from './email.ts';
 import { displayText } from './display-text.ts';
 import { nextCursor } from './pagination.ts';
 import type { ErrorCode } from './errors.ts';
@@ -33,7 +34,7 @@ export const startDeviceAuthorizationInput = z
       .optional()
       .meta({ description: 'OAuth client identifier (RFC 8628 form body); named on the approval page when `client_name` is not sent' }),
     scope: z.string().max(1000).optional().meta({ description: "Accepted and ignored: a token acts with all of its user's access" }),
-    email: z.email().max(254).optional(),
+    email: emailAddress.optional(),
     client_name: displayText(z.string().max(100)).optional().meta({ description: 'Shown on the approval page, e.g. "svc CLI"' }),
     hostname: displayText(z.string().max(255)).optional().meta({ description: 'The host the client runs on' }),
   })

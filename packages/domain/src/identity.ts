@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { emailAddress } from './email.ts';
 
 export const tokenPrefix = 'svc_';
 
 export const whoami = z
   .object({
-    user: z.object({ id: z.string(), email: z.email() }),
+    user: z.object({ id: z.string(), email: emailAddress }),
     token: z.object({
       id: z.string(),
       name: z.string(),

@@ -1,6 +1,7 @@
 export * from './agents.ts';
 export * from './device-auth.ts';
 export * from './display-text.ts';
+export * from './email.ts';
 export * from './error-details.ts';
 export * from './errors.ts';
 export * from './identity.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from './email.ts';
 import { role, workspacePath } from './workspaces.ts';
 
 /** How long an invitation's link works. */
@@ -8,7 +9,7 @@ export const invitationsPerHour = 20;
 
 export const inviteMemberInput = z
   .object({
-    email: z.email().max(254),
+    email: emailAddress,
     role,
   })
   .meta({ id: 'InviteMemberRequest' });
@@ -23,7 +24,7 @@ export const invitationPath = workspacePath.extend({ id: z.string().max(100) });
 export const member = z
   .object({
     user_id: z.string(),
-    email: z.email(),
+    email: emailAddress,
     role,
     added_at: z.iso.datetime(),
   })
@@ -33,9 +34,9 @@ export type Member = z.infer<typeof member>;
 export const invitation = z
   .object({
     id: z.string(),
-    email: z.email(),
+    email: emailAddress,
     role,
-    invited_by: z.email().meta({ description: 'The email of the owner who sent the invitation' }),
+    invited_by: emailAddress.meta({ description: 'The email of the owner who sent the invitation' }),
     expires_at: z.iso.datetime(),
   })
   .meta({ id: 'Invitation' });
@@ -52,8 +53,8 @@ export const membershipEvent = z
   .object({
     id: z.string(),
     action: z.enum(membershipActions),
-    actor: z.email().meta({ description: 'Who made the change' }),
-    email: z.email().meta({ description: 'Whose membership or invitation changed' }),
+    actor: emailAddress.meta({ description: 'Who made the change' }),
+    email: emailAddress.meta({ description: 'Whose membership or invitation changed' }),
     role: role.nullable().meta({ description: 'The role given (invited, joined, role_changed), else the role held' }),
     previous_role: role.nullable(),
     at: z.iso.datetime(),

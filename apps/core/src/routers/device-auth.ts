@@ -1,4 +1,4 @@
-import { deviceTokenInput, startDeviceAuthorizationInput } from '@svc/domain';
+import { deviceTokenInput, emailAddress, startDeviceAuthorizationInput } from '@svc/domain';
 import { z } from 'zod';
 import { publicProcedure, router, sessionProcedure } from '../trpc.ts';
 
@@ -29,7 +29,7 @@ export const consoleAuthRouter = router({
   })),
 
   requestLink: publicProcedure
-    .input(z.object({ email: z.email().max(254), next: z.string().max(2000).optional(), ip: z.string().max(100) }))
+    .input(z.object({ email: emailAddress, next: z.string().max(2000).optional(), ip: z.string().max(100) }))
     .mutation(async ({ ctx, input }) => {
       await ctx.services.loginLinks.requestConsoleLink(input.email, input.next ?? '/', input.ip);
       return { sent: true as const };

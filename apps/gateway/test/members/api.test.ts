@@ -129,6 +129,24 @@ describe('members API', () => {
     expect((await membersOf(platform, owner, 'refusals')).members).toHaveLength(2);
   });
 
+  it('takes the email addresses its document describes, and only those, for invitations and sign-in alike', async () => {
+    const owner = await ownerOf(platform, 'addresses');
+    for (const bad of ['someone@bad-.example', 'someone@-bad.example', 'someone@ex_ample.com', 'someone@example.c']) {
+      const invited = await api.request(membersUrl(platform, 'addresses'), { token: owner, json: { email: bad, role: 'developer' } });
+      expect([invited.status, invited.body.error.code, invited.body.error.field], bad).toEqual([400, 'invalid_request', 'email']);
+      const signIn = await api.request(`${platform.url}/cli/device_authorizations`, { json: { email: bad } });
+      expect([signIn.status, signIn.body.error], bad).toEqual([400, 'invalid_request']);
+    }
+    // Each answer, the lists included, is read through the served document's schema.
+    for (const good of ["o'brien+tag@mail.example.co", 'x_y-z@a-b.example']) {
+      expect(
+        (await api.request(membersUrl(platform, 'addresses'), { token: owner, json: { email: good, role: 'developer' } })).status,
+      ).toBe(201);
+    }
+    expect((await api.request(membersUrl(platform, 'addresses'), { token: owner })).body.invitations).toHaveLength(2);
+    expect((await api.request(`${platform.url}/api/developer/v1/addresses/membership_events`, { token: owner })).status).toBe(200);
+  });
+
   it('answers 400 invalid_request naming the field for a bad email or an unknown role', async () => {
     const owner = await ownerOf(platform, 'bad-input');
     const email = await api.request(membersUrl(platform, 'bad-input'), {
