@@ -1,22 +1,11 @@
-import { DomainError } from '@svc/domain';
-import { type RequestHandler, Router } from 'express';
+import { Router } from 'express';
 import { anonymous, type CoreClient } from '../core-client.ts';
 import { bodyParser } from '../http/json-body.ts';
 import { loopbackOnly } from '../http/loopback-only.ts';
+import { sameOriginChanges } from '../http/same-origin.ts';
 import { DevMailboxPage } from './console/pages/dev-mailbox.tsx';
 import { DevOutboxPage } from './console/pages/dev-outbox.tsx';
 import { sendPage } from './console/render.tsx';
-
-/**
- * A POST that a page of another site made the browser send is refused: the browser says where the request came
- * from (Fetch Metadata; the pages send no Referer, so their form posts carry `Origin: null`). A client that is not
- * a browser (curl) sends no such header.
- */
-const sameOrigin: RequestHandler = (req, _res, next) => {
-  const site = req.headers['sec-fetch-site'];
-  if (site === undefined || site === 'same-origin' || site === 'none') next();
-  else next(new DomainError('forbidden', 'the dev pages take posts from their own pages only'));
-};
 
 /**
  * Local mode only: what the dev sender and the dev mailbox kept instead of sending, as JSON and as pages, and the
@@ -47,7 +36,7 @@ export function devRoutes(core: CoreClient): Router {
 
   // Runs the daily digest now (for today, even if done). The mailbox page's button lands back on the mailbox.
   // Its body, if any (the button's empty form), is read and ignored: a body that is not what it says is refused.
-  routes.post('/digest', sameOrigin, bodyParser(true), async (req, res) => {
+  routes.post('/digest', sameOriginChanges('the dev pages'), bodyParser(true), async (req, res) => {
     const ran = await core.dev.digest.mutate(undefined, anonymous);
     if (req.accepts(['json', 'html']) !== 'html') {
       res.json(ran);

@@ -109,4 +109,38 @@ it('a revoke without the session CSRF token is refused and revokes nothing', asy
   await window.close();
 });
 
+it("a revoke another site's page makes the browser send is refused, even with the session's CSRF token", async () => {
+  const spare = await tokenOf('cy@example.com', 'other-site');
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'cy@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/tokens`);
+  await page
+    .getByRole('row', { name: /other-site/ })
+    .getByRole('link', { name: 'Revoke' })
+    .click();
+  const csrf = await page.locator('input[name=csrf_token]').first().getAttribute('value');
+  const post = (headers: Record<string, string>) =>
+    request(page.url(), {
+      method: 'POST',
+      headers: { ...headers, cookie: cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf_token=${encodeURIComponent(csrf ?? '')}`,
+    });
+  const cookie = await cookieHeader(page);
+  // Fetch Metadata, and from a browser without it, Origin.
+  const otherSites: Record<string, string>[] = [
+    { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+    { 'sec-fetch-site': 'same-site' },
+    { origin: 'https://evil.example' },
+  ];
+  for (const from of otherSites) {
+    const refused = await post(from);
+    expect(refused.status, JSON.stringify(from)).toBe(403);
+    expect(await spare.works()).toBe(true);
+  }
+  expect((await post({ 'sec-fetch-site': 'same-origin', origin: 'null' })).status).toBeLessThan(400);
+  expect(await spare.works()).toBe(false);
+  await window.close();
+});
+
 const cookieHeader = async (page: Page) => (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');

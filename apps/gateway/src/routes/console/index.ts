@@ -2,6 +2,7 @@ import type { Logger } from '@svc/server-kit';
 import { type ErrorRequestHandler, Router } from 'express';
 import type { CoreClient } from '../../core-client.ts';
 import { formBody } from '../../http/json-body.ts';
+import { sameOriginChanges } from '../../http/same-origin.ts';
 import { deviceRoutes } from './device-routes.tsx';
 import { evalRoutes } from './eval-routes.tsx';
 import { flagRoutes } from './flag-routes.tsx';
@@ -23,7 +24,7 @@ import { tokenRoutes } from './token-routes.tsx';
 export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger): Router {
   const kit = pageKit(core, consoleSession(core, publicUrl.startsWith('https:')), log);
   const routes = Router();
-  routes.use(['/login', '/logout', '/auth', '/device', '/tokens', '/w', '/invitations'], formBody);
+  routes.use(['/login', '/logout', '/auth', '/device', '/tokens', '/w', '/invitations'], sameOriginChanges('the console pages'), formBody);
   routes.get(stylesheetPath, (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.type('css').send(stylesheet);
