@@ -12,6 +12,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { consoleRoutes } from './routes/console/index.ts';
 import { devRoutes } from './routes/dev.tsx';
+import { discoveryRoutes } from './routes/discovery.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
@@ -31,13 +32,17 @@ export interface MountedRouter {
   router: Router;
 }
 
-/** The webhooks, the console's pages, the OpenAPI document and (in local mode) the dev pages, in the order tried. */
+/**
+ * The webhooks, the console's pages, (in local mode) the dev pages, the OpenAPI document and the OAuth server's
+ * metadata, in the order tried.
+ */
 export function mountedRouters({ core, publicUrl, localMode = false, log }: GatewayAppOptions): MountedRouter[] {
   return [
     { path: '/webhooks', router: webhookRoutes(core, publicUrl) },
     { path: '/', router: consoleRoutes(core, publicUrl, log) },
     ...(localMode ? [{ path: '/dev', router: devRoutes(core) }] : []),
     { path: '/', router: openApiRoutes(endpoints, publicUrl) },
+    { path: '/', router: discoveryRoutes(endpoints, publicUrl) },
   ];
 }
 

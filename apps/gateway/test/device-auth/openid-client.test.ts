@@ -6,17 +6,12 @@ import { startGatewayWithoutCore, startPlatform, type TestPlatform } from '../pl
 let platform: TestPlatform;
 afterEach(() => platform?.stop());
 
-/** openid-client configured by hand with our endpoints (the server publishes no discovery document). */
-function client(baseUrl: string, clientId = 'svc-test-client') {
-  const config = new oauth.Configuration(
-    {
-      issuer: baseUrl,
-      device_authorization_endpoint: `${baseUrl}/cli/device_authorizations`,
-      token_endpoint: `${baseUrl}/cli/device_authorizations/token`,
-    },
-    clientId,
-  );
-  oauth.allowInsecureRequests(config);
+/** openid-client as an OAuth client finds the server: through its metadata (RFC 8414), from the base URL alone. */
+async function client(baseUrl: string, clientId = 'svc-test-client') {
+  const config = await oauth.discovery(new URL(baseUrl), clientId, undefined, undefined, {
+    algorithm: 'oauth2',
+    execute: [oauth.allowInsecureRequests],
+  });
   const polls: string[] = [];
   config[oauth.customFetch] = async (url, options) => {
     const response = await fetch(url, options);
@@ -32,9 +27,20 @@ async function decide(userCode: string, decision: 'approved' | 'denied') {
   await deviceAuth.decide(userCode, user.id, decision, '127.0.0.1');
 }
 
+it('publishes its metadata (RFC 8414): the issuer, both device flow endpoints and the device code grant', async () => {
+  platform = await startPlatform();
+  const { config } = await client(platform.url);
+  expect(config.serverMetadata()).toMatchObject({
+    issuer: platform.url,
+    device_authorization_endpoint: `${platform.url}/cli/device_authorizations`,
+    token_endpoint: `${platform.url}/cli/device_authorizations/token`,
+    grant_types_supported: ['urn:ietf:params:oauth:grant-type:device_code'],
+  });
+});
+
 it('runs the whole device flow: form-encoded start, pending polls, approval, the token', async () => {
   platform = await startPlatform();
-  const { config, polls } = client(platform.url);
+  const { config, polls } = await client(platform.url);
   const started = await oauth.initiateDeviceAuthorization(config, { scope: 'openid', hostname: 'build-box' });
   expect(started).toMatchObject({ verification_uri: `${platform.url}/device`, interval: 5, expires_in: 900 });
   expect(started.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
@@ -51,7 +57,7 @@ it('runs the whole device flow: form-encoded start, pending polls, approval, the
 
 it('hands a denial to the client as access_denied', async () => {
   platform = await startPlatform();
-  const { config } = client(platform.url);
+  const { config } = await client(platform.url);
   const started = await oauth.initiateDeviceAuthorization(config, {});
   await decide(started.user_code, 'denied');
   await expect(oauth.pollDeviceAuthorizationGrant(config, started)).rejects.toMatchObject({
@@ -63,7 +69,7 @@ it('hands a denial to the client as access_denied', async () => {
 
 it('reads an error of the start in OAuth shape, and a 503 as a server error', async () => {
   platform = await startPlatform();
-  await expect(oauth.initiateDeviceAuthorization(client(platform.url).config, { email: 'ada@example.com' })).rejects.toMatchObject({
+  await expect(oauth.initiateDeviceAuthorization((await client(platform.url)).config, { email: 'ada@example.com' })).rejects.toMatchObject({
     name: 'ResponseBodyError',
     error: 'email_not_configured',
     status: 409,
@@ -71,7 +77,7 @@ it('reads an error of the start in OAuth shape, and a 503 as a server error', as
   const down = await startGatewayWithoutCore();
   try {
     // OAuth clients read an error body of 4xx answers only; the body of this one has its own test.
-    const failed = await oauth.initiateDeviceAuthorization(client(down.url).config, {}).catch((error: unknown) => error);
+    const failed = await oauth.initiateDeviceAuthorization((await client(down.url)).config, {}).catch((error: unknown) => error);
     expect(failed).toMatchObject({ name: 'ClientError', code: 'OAUTH_RESPONSE_IS_NOT_CONFORM' });
     expect((failed as { cause?: Response }).cause?.status).toBe(503);
   } finally {
