@@ -79,6 +79,8 @@ export function startRunner({
   const stopping = new AbortController();
   /** Leased and not yet reported, by execution id. */
   const held = new Map<string, LeasedExecution>();
+  /** Those whose report is under way: core may finish one before a renewal that was sent earlier. */
+  const reporting = new Set<string>();
   /** Leased, waiting for a slot. */
   const queue: LeasedExecution[] = [];
   const working = new Set<Promise<void>>();
@@ -88,6 +90,18 @@ export function startRunner({
   let wakeLoop: () => void = () => {};
 
   async function report(result: ExecutionReport, execution: LeasedExecution): Promise<void> {
+    reporting.add(execution.id);
+    try {
+      await reportOnce(result, execution);
+    } finally {
+      // In one step: a renewal's answer coming in between would find it held and not reporting.
+      held.delete(execution.id);
+      reporting.delete(execution.id);
+    }
+  }
+
+  /** Sends the report, again on failures while the lease is held; says whether core took it or another runner will. */
+  async function reportOnce(result: ExecutionReport, execution: LeasedExecution): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         const { accepted } = await core.evalWork.report.mutate(result);
@@ -100,7 +114,7 @@ export function startRunner({
           log.warn({ run: execution.run_id, case: execution.case_id }, 'case finished after its lease was lost; another runner reports it');
         return;
       } catch (error) {
-        if (attempt >= reportAttempts || !held.has(execution.id)) throw error;
+        if (attempt >= reportAttempts) throw error;
         await sleep(backoffMs(attempt, reportBackoff));
       }
     }
@@ -143,7 +157,8 @@ export function startRunner({
       const { renewed } = await core.evalWork.renew.mutate({ leases });
       const kept = new Set(renewed);
       for (const lease of leases) {
-        if (kept.has(lease.id)) continue;
+        // Not renewed because it was reported meanwhile, or is being reported: the report says how that went.
+        if (kept.has(lease.id) || !held.has(lease.id) || reporting.has(lease.id)) continue;
         const waiting = queue.findIndex((e) => e.id === lease.id);
         if (waiting >= 0) queue.splice(waiting, 1); // not started: nothing to do with it any more
         held.delete(lease.id);

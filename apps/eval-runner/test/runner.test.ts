@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { startCore } from '@svc/core/bootstrap';
+import { defaultConfig, startCore } from '@svc/core/bootstrap';
 import { createLogger } from '@svc/server-kit';
 import { chatCompletion, freePort, removeTempDirs, startApp, startFakeProvider, stopProcesses, tempDir } from '@svc/testkit';
 import { pino } from 'pino';
@@ -156,4 +156,48 @@ it("reads SVC_MODEL_TIMEOUT_MS as core does, 60 s unless told: a replay's or a j
   expect(readEnv(base).providers.timeoutMs).toBe(60_000);
   expect(readEnv({ ...base, SVC_MODEL_TIMEOUT_MS: '90000' }).providers.timeoutMs).toBe(90_000);
   expect(() => readEnv({ ...base, SVC_MODEL_TIMEOUT_MS: '0' })).toThrow('SVC_MODEL_TIMEOUT_MS');
+});
+
+it('warns of a lost lease only when it was lost: cases reported while their renewal was under way are not', async () => {
+  const model = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: 5 }));
+  // Leases of 0.3 s are renewed every 0.1 s: most reports cross a renewal under way.
+  const secretKey = randomBytes(32);
+  const core = await startCore({
+    dataDir: tempDir(),
+    port: 0,
+    secretKey,
+    log,
+    config: { ...defaultConfig, evals: { judges: [], leaseMs: 300 } },
+  });
+  const { services } = core;
+  const owner = await services.identity.findOrCreateUser('ada@example.com');
+  const workspace = await services.workspaces.create(owner.id, { slug: 'acme' });
+  await services.deployments.push(workspace, owner.id, {
+    environment: 'preview',
+    files: {
+      'svc.yaml': 'workspace: acme\n',
+      'agents/support/agent.yaml': 'name: Support\nmodel: openai:gpt-4.1-mini\n',
+      'agents/support/instructions.md': 'Help.',
+    },
+  });
+  for (let i = 0; i < 60; i++) {
+    await services.evalCases.create(workspace, owner.email, { agent: 'support', turns: [`When? ${i}`], expected: 'Says "tomorrow".' });
+  }
+  const run = await services.evalRuns.start(workspace, owner.email, {});
+  const { lines, log: runnerLog } = capture();
+  const runner = startRunner({
+    coreUrls: [core.url],
+    pollMs: 50,
+    secretKey,
+    log: runnerLog,
+    concurrency: 8,
+    providers: { openai: { baseURL: `${model.url}/v1` } },
+  });
+  await expect.poll(async () => (await services.evalRuns.get(workspace.id, run.id))?.finished).toBe(true);
+  await runner.stop();
+  expect(await services.evalRuns.get(workspace.id, run.id)).toMatchObject({ done: 60, passed: 60 });
+  expect(lines.filter((line) => line.includes('case finished'))).toHaveLength(60);
+  expect(lines.filter((line) => line.includes('lease lost'))).toEqual([]);
+  await core.stop();
+  await model.close();
 });
