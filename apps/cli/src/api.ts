@@ -43,7 +43,7 @@ export class Api {
       });
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch {
-      throw new CliError(`cannot reach ${this.baseUrl}; is the server running?`);
+      throw new CliError(`cannot reach ${this.baseUrl}; is the server running?`, exitCodes.failure, 'server_unreachable');
     }
     if (response.ok) return bytes;
     const text = new TextDecoder().decode(bytes);

@@ -10,7 +10,9 @@ const json = (end === -1 ? args : args.slice(0, end)).includes('--json');
 const program = await buildProgram(args, { json });
 
 try {
-  await program.parseAsync(process.argv);
+  // `svc` alone asks what it can do: the help, on stdout, and exit 0 (as `gh` does).
+  if (args.length === 0) program.outputHelp();
+  else await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CliError) {
     if (json) printJson(error.toJson());

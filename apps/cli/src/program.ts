@@ -58,12 +58,14 @@ function usageError(text: string, write: (text: string) => void, json: boolean):
 /** The program for the command line `args` (without node and the script): with the commands it may run. */
 export async function buildProgram(args: string[], { json = false }: { json?: boolean } = {}): Promise<Command> {
   const program = new Command('svc')
-    .description('The svc developer CLI: workspaces, phone verification, agents and deployments, flags and evals, GitHub')
+    .description('The svc developer CLI: workspaces and members, the WhatsApp sender, agents and deployments, flags and evals, GitHub')
     .version(version, '-V, --version')
     .addOption(new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'))
     .option('--json', 'print machine-readable JSON')
     .option('-w, --workspace <slug>', 'the workspace (default: SVC_WORKSPACE, else the nearest svc.yaml)')
     .showHelpAfterError(!json)
+    // Every command's help lists the options it inherits (`--json`, `-w`, `--base-url`), as gh's does.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({ outputError: (text, write) => usageError(text, write, json) });
   const named = commandOf(args);

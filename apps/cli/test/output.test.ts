@@ -52,10 +52,37 @@ describe('--json', () => {
     expect(JSON.parse(result.stdout).error.code).toBe('unauthorized');
   });
 
+  it('names an unreachable server with its own code, server_unreachable, exit 1', async () => {
+    const result = await runSvc(['--json', 'workspaces'], { ...env, SVC_BASE_URL: 'http://127.0.0.1:9' });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).error).toEqual({ code: 'server_unreachable', message: expect.stringContaining('cannot reach') });
+  });
+
   it('answers `secrets set` in JSON', async () => {
     const result = await runSvc(['--json', 'secrets', 'set', 'API_KEY', '--env', 'preview'], env, 'k-123\n', repo);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ name: 'API_KEY', environment: 'preview', set: true });
+  });
+});
+
+describe('help', () => {
+  it('`svc` alone prints the help on stdout and exits 0, promising only commands that exist', async () => {
+    const result = await runSvc([], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: svc /);
+    const listed = [...result.stdout.split('Commands:')[1]!.matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]);
+    expect(listed).toEqual(expect.arrayContaining(['login', 'workspaces', 'members', 'sender', 'push', 'flags', 'eval', 'github']));
+    // The description names what the commands do: phone verification is the API's, no command's.
+    const description = result.stdout.split('\n\n')[1]!.replace(/\s+/g, ' ');
+    expect(description).toContain('workspaces and members, the WhatsApp sender');
+    expect(description).not.toContain('phone verification');
+  });
+
+  it("a command's help lists the global options it inherits, as gh's does", async () => {
+    const result = await runSvc(['workspaces', 'create', '--help'], env);
+    expect(result.code).toBe(0);
+    const global = result.stdout.split('Global Options:')[1] ?? '';
+    for (const option of ['--json', '-w, --workspace <slug>', '--base-url <url>']) expect(global).toContain(option);
   });
 });
 
