@@ -72,16 +72,22 @@ it('counts its connection lost when the server stops answering, and listens agai
   const proxy = await startTcpProxy(Number(new URL(url).port));
   try {
     const through = Object.assign(new URL(url), { port: String(proxy.port) }).href;
-    const feed = await createPostgresChanges(through, { retryMs: 10, heartbeatMs: 200 });
+    const feed = await createPostgresChanges(through, { retryMs: 10, heartbeatMs: 1000 });
     feeds.push(feed);
     const senders = hear(feed, 'senders');
     proxy.hang();
     await expect.poll(() => feed.live).toBe(false);
     expect(senders).toEqual(['reset']);
     proxy.resume();
-    await expect.poll(() => feed.live).toBe(true);
-    await feeds[0]!.publish('senders', 'ws_1');
-    await expect.poll(() => senders).toEqual(['reset', 'reset', 'ws_1']);
+    // Listening again, it resets once more (more often if a busy box made a heartbeat late), then hears changes.
+    await expect
+      .poll(async () => {
+        await feeds[0]!.publish('senders', 'ws_1');
+        return senders.includes('ws_1');
+      })
+      .toBe(true);
+    expect(senders.indexOf('ws_1')).toBeGreaterThan(1);
+    expect(senders.slice(0, senders.indexOf('ws_1'))).toEqual(senders.slice(0, senders.indexOf('ws_1')).map(() => 'reset'));
   } finally {
     await proxy.close();
   }

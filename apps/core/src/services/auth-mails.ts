@@ -20,7 +20,8 @@ ${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
 export function deviceLoginMail(to: string, userCode: string, link: string): MailContent {
   return {
     to,
-    subject: `Sign in to svc: code ${userCode}`,
+    // Not the code: a subject is stored unsealed, shown in notifications and kept in mail logs.
+    subject: 'Sign in to svc from your terminal',
     text: [
       `Someone, hopefully you, ran \`svc login --email ${to}\` and asks to sign in to svc.`,
       '',
