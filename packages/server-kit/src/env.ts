@@ -27,6 +27,19 @@ export const flag = z
   .optional()
   .transform((value) => value === '1' || value === 'true');
 
+/** Variables whose value is a secret by name: keys, tokens, secrets and passwords. */
+const secretName = /(KEY|TOKEN|SECRET|PASSWORD)(_|$)/i;
+
+/**
+ * A bad value as the error shows it, so the reader sees what was read: nothing of a secret's, and any URL with its
+ * password masked (`smtp://ada:***@mail`, even when the URL is malformed).
+ */
+function shownValue(name: string, value: string | undefined): string {
+  if (value === undefined) return '';
+  if (secretName.test(name)) return ' (its value is not shown: it is a secret)';
+  return ` (got ${JSON.stringify(value.replace(/:[^:@/\s]*@/g, ':***@'))})`;
+}
+
 /**
  * Reads configuration from the environment through a zod schema and fails with one
  * message naming every bad variable, so a misconfigured process says why before it starts.
@@ -36,8 +49,7 @@ export function loadEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv =
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.');
-    const value = env[name];
-    return `  ${name}: ${issue.message}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`;
+    return `  ${name}: ${issue.message}${shownValue(name, env[name])}`;
   });
   throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
 }

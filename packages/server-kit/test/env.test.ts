@@ -21,6 +21,18 @@ describe('loadEnv', () => {
   });
 });
 
+it('shows no value of a variable named as a secret (key, token, secret, password)', () => {
+  const secrets = z.object({
+    GITHUB_WEBHOOK_SECRET: z.string().min(20),
+    WHATSAPP_TOKEN: z.string().min(20),
+    SVC_SECRET_KEY: z.string().min(20),
+  });
+  const read = () => loadEnv(secrets, { GITHUB_WEBHOOK_SECRET: 'short-1', WHATSAPP_TOKEN: 'short-2', SVC_SECRET_KEY: 'short-3' });
+  expect(read).toThrow(/GITHUB_WEBHOOK_SECRET: .*\(its value is not shown: it is a secret\)/);
+  expect(read).toThrow(/WHATSAPP_TOKEN: .*\(its value is not shown/);
+  expect(read).not.toThrow(/short-/);
+});
+
 describe('createLogger', () => {
   it('refuses a LOG_LEVEL or LOG_FORMAT it does not know, naming the variable', () => {
     expect(() => createLogger('core', { LOG_LEVEL: 'loud' })).toThrow(
