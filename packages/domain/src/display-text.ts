@@ -12,3 +12,12 @@ export const displayText = <T extends z.ZodString>(schema: T) =>
   schema.refine((text) => !undisplayable.test(text), {
     message: 'must not contain control characters, lone surrogates or bidi overrides',
   });
+
+/** What hides or reorders shown text, marks included (U+200E, U+200F, U+061C), everywhere in a string. */
+const hiding = /[\p{Cc}\p{Cs}\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/gu;
+
+/**
+ * Text we did not check on the way in (a User-Agent header) as it may be shown: each control character (C0 and
+ * C1), lone surrogate and bidi control replaced by U+FFFD, so the reader sees that something was there.
+ */
+export const visibleText = (text: string): string => text.replace(hiding, '\uFFFD');

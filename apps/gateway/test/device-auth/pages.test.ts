@@ -55,6 +55,17 @@ describe('the approval page', () => {
     }
   });
 
+  it('shows a User-Agent with its control characters and bidi overrides replaced, so it reads as sent', async () => {
+    // Header bytes arrive as latin-1: the UTF-8 of U+202E (right-to-left override) reads as "â", U+0080 (C1), "®".
+    const sent = 'curl/8.0 \u0085\u009b[2J ' + Buffer.from('\u202Exunil', 'utf8').toString('latin1');
+    const { user_code } = (await request(`${platform.url}/cli/device_authorizations`, { json: {}, headers: { 'user-agent': sent } })).body;
+    const browser = new BrowserSession(platform.url);
+    await signIn(browser, 'ada@example.com');
+    const approval = await browser.get(`/device?user_code=${user_code}`);
+    expect(approval.body).toContain('curl/8.0 \uFFFD\uFFFD[2J â\uFFFD®xunil');
+    expect(approval.body).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+  });
+
   it('approves on a POST with the session CSRF token, and the CLI gets its token', async () => {
     const { user_code, device_code } = (await start()).body;
     const browser = new BrowserSession(platform.url);

@@ -1,3 +1,4 @@
+import { visibleText } from '@svc/domain';
 import { CsrfField } from '../components/csrf-field.tsx';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
@@ -19,7 +20,7 @@ export function DeviceApprovalPage({ viewer, request }: { viewer: Viewer; reques
         <dt>IP address</dt>
         <dd>{request.ip ?? 'unknown'}</dd>
         <dt>User agent</dt>
-        <dd>{request.userAgent ?? 'unknown'}</dd>
+        <dd>{request.userAgent === null ? 'unknown' : visibleText(request.userAgent)}</dd>
         <dt>Requested</dt>
         <dd>
           <When at={request.createdAt} />
