@@ -23,6 +23,8 @@ const schema = z.object({
   /** How long GitHub may take to answer one request, from sending it to the answer's last byte. */
   GITHUB_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(defaultGithubTimeoutMs),
   GITHUB_APP_PORT: port(8082),
+  /** The address to listen on: 127.0.0.1 in local mode, else every interface, unless told. */
+  GITHUB_APP_HOST: z.string().min(1).optional(),
   /** Serves Prometheus metrics at GET /metrics on this port of SVC_METRICS_HOST; unset, none. */
   GITHUB_APP_METRICS_PORT: metricsPort,
   SVC_METRICS_HOST: metricsHost,
@@ -42,6 +44,8 @@ export interface GithubAppEnv {
   baseUrl: string;
   timeoutMs: number;
   port: number;
+  /** The address it listens on; every interface when undefined. */
+  host: string | undefined;
   /** The cores the app works for: it moves to the next when the one it calls cannot be reached. */
   coreUrls: string[];
   secretKey: Buffer;
@@ -59,6 +63,8 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): GithubAppEnv {
     baseUrl: parsed.GITHUB_API_URL,
     timeoutMs: parsed.GITHUB_TIMEOUT_MS,
     port: parsed.GITHUB_APP_PORT,
+    // Local mode answers this machine only, as the gateway does.
+    host: parsed.GITHUB_APP_HOST ?? (parsed.SVC_LOCAL_MODE ? '127.0.0.1' : undefined),
     coreUrls: coreUrlsOf(parsed),
     secretKey: readSecretKey(parsed.SVC_SECRET_KEY, parsed.SVC_LOCAL_MODE ? { dataDir: resolve(parsed.SVC_DATA_DIR) } : undefined),
     pollMs: parsed.GITHUB_APP_POLL_MS,

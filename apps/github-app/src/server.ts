@@ -57,13 +57,29 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The app's routes and the methods each takes. */
+const methods: Record<string, string[]> = { [webhooksPath]: ['POST'], '/healthz': ['GET', 'HEAD'] };
+
+/** Why a signed delivery cannot be handled, in our error shape: a header GitHub always sends is missing, or the body is not JSON. */
+function unreadableDelivery(req: IncomingMessage, body: string): { code: string; message: string } | undefined {
+  for (const header of ['x-github-event', 'x-github-delivery']) {
+    if (typeof req.headers[header] !== 'string') return { code: 'invalid_request', message: `the ${header} header is missing` };
+  }
+  try {
+    JSON.parse(body);
+    return undefined;
+  } catch {
+    return { code: 'invalid_json', message: 'the webhook payload is not valid JSON' };
+  }
+}
+
 /**
  * The app: an HTTP server taking GitHub's signed webhooks at /github/webhooks (a missing or bad signature is 401
  * and does nothing), /healthz, and the loop that does what core's events ask of GitHub.
  */
 export async function createGithubApp(options: GithubAppOptions): Promise<GithubApp> {
   const { appId, privateKey, secret, baseUrl, log } = options;
-  const metrics = createGithubAppMetrics([webhooksPath, '/healthz']);
+  const metrics = createGithubAppMetrics(Object.keys(methods));
   const Octokit = (options.Octokit ?? githubOctokit()).plugin(metrics.octokitPlugin);
   const probot = new Probot({
     appId,
@@ -78,23 +94,29 @@ export async function createGithubApp(options: GithubAppOptions): Promise<Github
   const middleware = await createNodeMiddleware(svcApp(connection.core), { probot, webhooksPath });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.url === '/healthz') return json(res, 200, { status: 'ok' });
-    if (req.url === webhooksPath && req.method === 'POST') {
-      // Probot checks the signature too, but answers a bad one with 400; GitHub's senders and ours expect 401.
-      const body = await readBody(req);
-      if (body === undefined)
-        return json(res, 413, { error: { code: 'payload_too_large', message: 'a webhook payload is at most 25 MB' } });
-      const signature = req.headers['x-hub-signature-256'];
-      if (typeof signature !== 'string' || !(await probot.webhooks.verify(body, signature))) {
-        log.warn(
-          { delivery: req.headers['x-github-delivery'], event: req.headers['x-github-event'] },
-          'webhook with a bad signature refused',
-        );
-        return json(res, 401, { error: { code: 'bad_signature', message: 'the webhook signature does not match the secret' } });
-      }
-      (req as IncomingMessage & { body?: string }).body = body;
+    const path = new URL(req.url ?? '/', 'http://app').pathname;
+    const allowed = methods[path];
+    if (!allowed) return json(res, 404, { error: { code: 'not_found', message: `no route ${path}` } });
+    if (!allowed.includes(req.method ?? '')) {
+      res.setHeader('Allow', allowed.join(', '));
+      return json(res, 405, { error: { code: 'method_not_allowed', message: `${path} takes ${allowed.join(', ')}` } });
     }
-    await middleware(req, res, () => json(res, 404, { error: { code: 'not_found', message: 'not found' } }));
+    if (path === '/healthz') return json(res, 200, { status: 'ok' });
+    // Probot checks the signature too, but answers a bad one with 400; GitHub's senders and ours expect 401.
+    const body = await readBody(req);
+    if (body === undefined) return json(res, 413, { error: { code: 'payload_too_large', message: 'a webhook payload is at most 25 MB' } });
+    const signature = req.headers['x-hub-signature-256'];
+    if (typeof signature !== 'string' || !(await probot.webhooks.verify(body, signature))) {
+      log.warn(
+        { delivery: req.headers['x-github-delivery'], event: req.headers['x-github-event'] },
+        'webhook with a bad signature refused',
+      );
+      return json(res, 401, { error: { code: 'bad_signature', message: 'the webhook signature does not match the secret' } });
+    }
+    const refused = unreadableDelivery(req, body);
+    if (refused) return json(res, 400, { error: refused });
+    (req as IncomingMessage & { body?: string }).body = body;
+    await middleware(req, res, () => json(res, 404, { error: { code: 'not_found', message: `no route ${path}` } }));
   }
 
   // A delivery's id (`X-GitHub-Delivery`, as GitHub's delivery log shows it) is the id of what its handling logs and asks of core.

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { freePort, removeTempDirs, startApp, stopProcesses } from '@svc/testkit';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -16,6 +17,34 @@ it("refuses to start without core's SVC_SECRET_KEY outside local mode (exit 78, 
   expect(err).toContain('SVC_SECRET_KEY: required outside local mode');
   expect(err).not.toContain('PRIVATE KEY');
 });
+
+const networkAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+
+it.skipIf(!networkAddress)(
+  `in local mode listens on loopback only, as the gateway does: a neighbour (through ${networkAddress ?? 'no network interface: skipped'}) finds nothing`,
+  async () => {
+    const port = await freePort();
+    const app = startApp(main, {
+      GITHUB_APP_ID: '1',
+      GITHUB_PRIVATE_KEY: privateKeyPem,
+      GITHUB_WEBHOOK_SECRET: webhookSecret,
+      GITHUB_APP_PORT: String(port),
+      CORE_URLS: `http://127.0.0.1:${await freePort()}`,
+      SVC_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      SVC_LOCAL_MODE: '1',
+      LOG_LEVEL: 'info',
+    });
+    await app.waitForOutput('GitHub App listening');
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    const refused = await fetch(`http://${networkAddress}:${port}/healthz`).catch(
+      (error: TypeError) => error.cause as NodeJS.ErrnoException,
+    );
+    expect(refused).toMatchObject({ code: 'ECONNREFUSED' });
+    expect(await app.stop()).toBe(0);
+  },
+);
 
 it('runs as its own process: a signed pull_request webhook ends in one comment with the finished run, on the live one of its cores', async () => {
   const world = await startWorld(); // with an eval runner that replays the run
