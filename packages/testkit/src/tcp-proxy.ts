@@ -21,10 +21,11 @@ export async function startTcpProxy(port: number): Promise<TcpProxy> {
   };
   const server = createServer((client) => {
     const upstream = connect(port, '127.0.0.1');
-    track(client);
-    track(upstream);
     client.pipe(upstream);
     upstream.pipe(client);
+    // After pipe(), which resumes its source: a connection made while hung stays silent too.
+    track(client);
+    track(upstream);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });

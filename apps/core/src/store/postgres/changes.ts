@@ -59,7 +59,10 @@ export async function createPostgresChanges(
       // Its queries (the LISTEN, the heartbeat's) fail unanswered after this long.
       query_timeout: heartbeatMs,
     });
-    client.on('notification', heard);
+    // Only while it is the feed's connection: one counted lost may still deliver what it had before it closes.
+    client.on('notification', (notification) => {
+      if (client === listening) heard(notification);
+    });
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
     try {
