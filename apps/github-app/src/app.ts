@@ -74,7 +74,7 @@ export function svcApp(core: CoreClient) {
     );
     app.on(
       ['pull_request.opened', 'pull_request.synchronize', 'pull_request.reopened'],
-      once(core, (context) => previewPullRequest(context, core)),
+      once(core, (context) => previewPullRequest(context, core, () => app.auth())),
     );
   };
 }

@@ -1,7 +1,7 @@
 import type { CoreClient } from '@svc/core-client';
 import { renderPrComment } from '@svc/digest';
 import type { Logger } from '@svc/server-kit';
-import type { Context } from 'probot';
+import type { Context, ProbotOctokit } from 'probot';
 import { coreErrorOf } from './core.ts';
 import { HeadFilesError, readHeadFiles } from './head-files.ts';
 import { onePullRequestAtATime, writeStickyComment } from './sticky-comment.ts';
@@ -21,7 +21,7 @@ interface ManifestIssue {
  * code would run with the environment's secrets); its comment says how a member runs it. A manifest error or a
  * failed deploy is shown in the comment with its message.
  */
-export async function previewPullRequest(context: PullRequestContext, core: CoreClient): Promise<void> {
+export async function previewPullRequest(context: PullRequestContext, core: CoreClient, app: AppAuth): Promise<void> {
   const { pull_request: pull, repository: repo } = context.payload;
   const repository = repo.full_name;
   const pr = { repository, pullNumber: pull.number };
@@ -30,9 +30,33 @@ export async function previewPullRequest(context: PullRequestContext, core: Core
 
   const target = await core.github.repositories.find.query({ repository });
   if (!target) return log.info('repository not linked to a workspace: no preview');
-  const installationId = target.installation_id;
-  if (!target.installed || installationId === null) return log.info('app not installed on the repository as core knows it: no preview');
+  const installationId =
+    target.installed && target.installation_id !== null ? target.installation_id : await confirmInstallation(context, core, app, log);
+  if (installationId === undefined) return log.info('app not installed on the repository: no preview');
   await onePullRequestAtATime(pr, () => preview(context, core, target.workspace_slug, installationId, log));
+}
+
+/** The app's own (JWT) client, for what only the app may ask, such as where it is installed. */
+export type AppAuth = () => Promise<ProbotOctokit>;
+
+/**
+ * The installation a pull request's payload names, when core never heard of it (the app was down when the owner
+ * installed it, or the repository was linked after): GitHub confirms it for the repository, and core is told, so
+ * the preview goes on. Undefined when GitHub says the app is not installed there.
+ */
+async function confirmInstallation(context: PullRequestContext, core: CoreClient, app: AppAuth, log: Logger): Promise<number | undefined> {
+  const named = context.payload.installation?.id;
+  if (named === undefined) return undefined;
+  const { owner, repo } = context.repo();
+  const octokit = await app();
+  const installation = await octokit.rest.apps.getRepoInstallation({ owner, repo }).catch((error: { status?: number }) => {
+    if (error.status === 404) return undefined;
+    throw error;
+  });
+  if (installation?.data.id !== named) return undefined;
+  await core.github.installations.sync.mutate({ installation_id: named, added: [context.payload.repository.full_name], removed: [] });
+  log.info({ installation: named }, 'installation confirmed with GitHub and told to core');
+  return named;
 }
 
 async function preview(

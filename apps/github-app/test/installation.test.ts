@@ -39,8 +39,10 @@ it('an installation tells core where the app is installed, and creates the servi
 it('a repository removed from the installation gets no preview; added again, it does', async () => {
   expect((await app.deliver('installation_repositories', fixture('installation_repositories.removed'))).status).toBe(200);
   expect(await installed()).toBe(false);
-  // Were the app to act, it would call GitHub with no answer from nock, and the delivery would fail.
+  // The app asks GitHub whether it is installed there after all, and GitHub says no: nothing else is called.
+  const confirm = github().get('/repos/acme/shop/installation').reply(404, { message: 'Not Found' });
   expect((await app.deliver('pull_request', fixture('pull_request.opened'))).status).toBe(200);
+  expect(confirm.pendingMocks()).toEqual([]);
 
   const scope = github().get('/repos/acme/shop/labels/service-flags').reply(200, { name: 'service-flags' });
   expect((await app.deliver('installation_repositories', fixture('installation_repositories.added'))).status).toBe(200);
