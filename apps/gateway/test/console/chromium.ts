@@ -35,6 +35,18 @@ export async function expectFits(page: Page, name: string): Promise<void> {
     '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
   );
   expect(scrollWidth, `${name} at ${width} px is ${scrollWidth} px wide`).toBeLessThanOrEqual(clientWidth);
+  // No table header or badge is broken mid-word: each shown one lays out on a single line.
+  const broken = await page.evaluate<string[]>(`[...document.querySelectorAll('th, .badge')]
+    .filter((el) => el.getClientRects().length > 0)
+    .filter((el) => {
+      const style = getComputedStyle(el);
+      const line = style.lineHeight === 'normal' ? parseFloat(style.fontSize) * 1.3 : parseFloat(style.lineHeight);
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return range.getBoundingClientRect().height > line * 1.5;
+    })
+    .map((el) => el.textContent.trim())`);
+  expect(broken, `${name} at ${width} px: headers and badges on more than one line`).toEqual([]);
   const screenshot = await page.screenshot({ fullPage: true });
   expect(pngWidth(screenshot), `${name} at ${width} px: screenshot width`).toBe(width);
   const folder = process.env.SCREENSHOT_DIR;

@@ -50,6 +50,12 @@ beforeAll(async () => {
   chatId = (await api(`/api/v1/${acme.slug}/chats`, { agent: 'support', environment: 'feat-a-rather-long-branch-name-for-tests' })).body
     .chat_id;
   expect((await api(`/api/v1/${acme.slug}/chats/${chatId}/messages`, { text: visitorLine })).status).toBe(201);
+  // An eval run, finished, for the runs list and its badges.
+  const evals = `/api/developer/v1/${acme.slug}/evals`;
+  expect((await api(`${evals}/cases`, { agent: 'support', turns: ['where is my order?'], expected: 'Says "shipped".' })).status).toBe(201);
+  const run = await api(`${evals}/runs`, { environment: 'feat-a-rather-long-branch-name-for-tests' });
+  expect(run.status).toBe(202);
+  await vi.waitFor(async () => expect((await api(`${evals}/runs/${run.body.id}`)).body.finished).toBe(true), { timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -63,6 +69,11 @@ it.each(widths)(
   async (width) => {
     const window = await windowOf(browser, width);
     const page = await window.newPage();
+    // What a page asks for besides itself is there: the stylesheet and the icon (a missing favicon logs a 404).
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404 && response.request().resourceType() !== 'document') missing.push(response.url());
+    });
     const visit = async (path: string, name: string) => {
       await page.goto(`${platform.url}${path}`);
       await expectFits(page, name);
@@ -104,6 +115,12 @@ it.each(widths)(
     await page.getByRole('button', { name: 'Remove flag' }).waitFor();
     await expectFits(page, 'chat-flagged');
     await visit(`/w/${acme.slug}/flags`, 'flags');
+    await visit(`/w/${acme.slug}/evals`, 'eval-runs');
+    await page.getByRole('navigation', { name: 'svc' }).getByRole('link', { name: 'Members' }).click();
+    await page
+      .getByRole('heading', { name: /Members/ })
+      .first()
+      .waitFor();
     await visit(`/w/${acme.slug}/members`, 'members');
     await page.getByRole('button', { name: 'Send invitation' }).waitFor();
     const invited = `carol.${width}@example.com`;
@@ -133,6 +150,7 @@ it.each(widths)(
     await visit('/dev/outbox', 'dev-outbox');
     await visit('/auth/link/not-a-link', 'link-expired');
     await visit('/tokens/tok_unknown/revoke', 'error');
+    expect(missing).toEqual([]);
     await window.close();
   },
   90_000,

@@ -13,7 +13,7 @@ import { memberRoutes } from './member-routes.tsx';
 import { pageKit } from './page-kit.tsx';
 import { consoleSession } from './session.ts';
 import { signInRoutes } from './sign-in-routes.tsx';
-import { stylesheet, stylesheetPath } from './stylesheet.ts';
+import { favicon, faviconPath, stylesheet, stylesheetPath } from './stylesheet.ts';
 import { tokenRoutes } from './token-routes.tsx';
 
 /**
@@ -28,6 +28,10 @@ export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger):
   routes.get(stylesheetPath, (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.type('css').send(stylesheet);
+  });
+  routes.get(faviconPath, (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('svg').send(favicon);
   });
   homeRoutes(routes, kit);
   signInRoutes(routes, kit);

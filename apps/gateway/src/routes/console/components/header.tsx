@@ -1,6 +1,6 @@
 import type { Viewer } from '../viewer.ts';
 import { CsrfField } from './csrf-field.tsx';
-import { evalRunsPath, flagsPath, inboxPath } from '../paths.ts';
+import { evalRunsPath, flagsPath, inboxPath, membersPath } from '../paths.ts';
 import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 
 export function Header({ viewer, workspace }: { viewer?: Viewer; workspace?: string }) {
@@ -14,6 +14,7 @@ export function Header({ viewer, workspace }: { viewer?: Viewer; workspace?: str
         {viewer && workspace && <a href={inboxPath(workspace)}>Inbox</a>}
         {viewer && workspace && <a href={flagsPath(workspace)}>Flags</a>}
         {viewer && workspace && <a href={evalRunsPath(workspace)}>Evals</a>}
+        {viewer && workspace && <a href={membersPath(workspace)}>Members</a>}
         {viewer && <a href="/tokens">Tokens</a>}
         {viewer && <span className="who">{viewer.email}</span>}
         {viewer && (

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { stylesheetPath } from '../stylesheet.ts';
+import { faviconPath, stylesheetPath } from '../stylesheet.ts';
 import type { Viewer } from '../viewer.ts';
 import { Header } from './header.tsx';
 
@@ -22,6 +22,7 @@ export function Layout({ title, viewer, workspace, children }: LayoutProps) {
         <meta name="referrer" content="no-referrer" />
         <title>{`${title} · svc`}</title>
         <link rel="stylesheet" href={stylesheetPath} />
+        <link rel="icon" type="image/svg+xml" href={faviconPath} />
       </head>
       <body>
         <Header viewer={viewer} workspace={workspace} />
