@@ -108,11 +108,11 @@ it.each(widths)(
     await page.getByRole('heading', { name: 'Tool call order_status' }).waitFor();
     await expectFits(page, 'chat-turn-details-open');
     // A long note, as a supervisor may write. Both widths share the chat: the first flags the reply, the second finds it flagged.
-    if (!(await page.getByRole('button', { name: 'Remove flag' }).count())) {
+    if (!(await page.getByRole('link', { name: 'Remove flag' }).count())) {
       await page.getByLabel(/What should the agent have said/).fill(`Say where the order is: ${'y'.repeat(200)}`);
       await page.getByRole('button', { name: 'Flag', exact: true }).click();
     }
-    await page.getByRole('button', { name: 'Remove flag' }).waitFor();
+    await page.getByRole('link', { name: 'Remove flag' }).waitFor();
     await expectFits(page, 'chat-flagged');
     await visit(`/w/${acme.slug}/flags`, 'flags');
     await visit(`/w/${acme.slug}/evals`, 'eval-runs');

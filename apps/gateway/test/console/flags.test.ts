@@ -74,7 +74,15 @@ it('a member flags a reply with a note, edits the note and removes the flag, and
   expect((await flags('open')).map((f) => f.note)).toEqual([editedNote]);
   expect(await digest()).toContain(editedNote);
 
-  await reply(page).getByRole('button', { name: 'Remove flag' }).click();
+  // Removing asks first: the page shows the note and changes nothing; Cancel goes back, the button removes.
+  await reply(page).getByRole('link', { name: 'Remove flag' }).click();
+  await page.getByRole('heading', { name: 'Remove this flag?' }).waitFor();
+  expect(await page.locator('.note').textContent()).toBe(editedNote);
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await reply(page).getByRole('link', { name: 'Remove flag' }).waitFor();
+  expect((await flags('open')).map((f) => f.note)).toEqual([editedNote]);
+  await reply(page).getByRole('link', { name: 'Remove flag' }).click();
+  await page.getByRole('button', { name: 'Remove this flag' }).click();
   const removed = reply(page).getByRole('region', { name: 'Removed flag' });
   await removed.waitFor();
   expect(await removed.locator('.flag-history').textContent()).toContain('open → removed');
@@ -87,6 +95,13 @@ it('a member flags a reply with a note, edits the note and removes the flag, and
   await page.getByRole('heading', { name: 'Flags', exact: true }).waitFor();
   const removedSection = page.getByRole('region', { name: 'Removed' });
   expect(await removedSection.locator('.note').textContent()).toBe(editedNote);
+  // The note is each flag's main text: first, and larger than the reply it is about and the facts.
+  const fontSize = (selector: string) =>
+    page.evaluate<number>(`parseFloat(getComputedStyle(document.querySelector('section[aria-label="Removed"] ${selector}')).fontSize)`);
+  const [noteSize, replySize, metaSize] = [await fontSize('.note'), await fontSize('.reply'), await fontSize('.meta')];
+  expect(noteSize).toBeGreaterThan(replySize);
+  expect(noteSize).toBeGreaterThan(metaSize);
+  expect(await removedSection.locator('.flag > *').first().getAttribute('class')).toBe('note');
   expect(await page.getByRole('region', { name: 'Open' }).textContent()).toContain('No open flags.');
   await removedSection.getByRole('link', { name: 'Our plans start at 10 USD.' }).click();
   await page.getByRole('heading', { name: 'Chat with sales' }).waitFor();

@@ -1,8 +1,9 @@
 import { renderFlagsDigest } from '@svc/digest';
-import { flagList } from '@svc/domain';
+import { flag as flagView, flagList } from '@svc/domain';
 import type { Request, Router } from 'express';
 import { formField, type PageKit } from './page-kit.tsx';
 import { FlagsPage } from './pages/flags.tsx';
+import { RemoveFlagPage } from './pages/remove-flag.tsx';
 import { chatPath } from './paths.ts';
 import { sendPage } from './render.tsx';
 
@@ -35,6 +36,16 @@ export function flagRoutes(routes: Router, { core, session, page, viewer, worksp
     change((req, workspace) =>
       core.flags.update.mutate({ workspace, id: String(req.params.id), note: noteField(req) }, session.caller(req)),
     ),
+  );
+  routes.get(
+    '/w/:workspace/flags/:id/remove',
+    page(async (req, res) => {
+      const signedIn = await viewer(req, res);
+      if (!signedIn) return;
+      const workspace = String(req.params.workspace);
+      const flag = flagView.parse(await core.flags.get.query({ workspace, id: String(req.params.id) }, session.caller(req)));
+      sendPage(res, <RemoveFlagPage viewer={signedIn} workspace={workspace} flag={flag} />);
+    }),
   );
   routes.post(
     '/w/:workspace/flags/:id/remove',

@@ -84,10 +84,9 @@ export function ReplyFlag({ workspace, chatId, messageId, csrfToken, flags, fixe
             <textarea id={noteId('edit-note')} name="note" rows={3} maxLength={10_000} defaultValue={live.note ?? ''} />
             <button>Edit note</button>
           </form>
-          <form method="post" action={`${flagPath(workspace, live.id)}/remove`}>
-            {csrf}
-            <button className="secondary">Remove flag</button>
-          </form>
+          <a className="button secondary" href={`${flagPath(workspace, live.id)}/remove`}>
+            Remove flag
+          </a>
           <FlagHistory flag={live} />
         </section>
       ) : (

@@ -27,12 +27,14 @@ export function FlagsPage({ viewer, workspace, flags }: { viewer: Viewer; worksp
               <ul className="flags">
                 {shown.map((f) => (
                   <li key={f.id} className="flag">
-                    <a href={`${chatPath(workspace, f.chat_id)}#${encodeURIComponent(f.message_id)}`}>{f.reply}</a>
+                    {f.note ? <p className="note">{f.note}</p> : <p className="note muted">No note.</p>}
+                    <p className="reply">
+                      Reply: <a href={`${chatPath(workspace, f.chat_id)}#${encodeURIComponent(f.message_id)}`}>{f.reply}</a>
+                    </p>
                     <p className="meta">
                       {f.agent} · {f.environment} · v{f.version.number} · <FlagState flag={f} /> · {f.created_by} ·{' '}
                       <When at={f.created_at} />
                     </p>
-                    {f.note ? <p className="note">{f.note}</p> : <p className="muted">No note.</p>}
                   </li>
                 ))}
               </ul>
