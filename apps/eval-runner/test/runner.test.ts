@@ -79,8 +79,10 @@ it('refuses to start without SVC_SECRET_KEY outside local mode (exit 78, naming 
   expect(runner.output()).toContain('SVC_SECRET_KEY: required outside local mode');
 });
 
-/** A workspace with one agent and one two-turn case, and a run of it started. */
-async function startEvalRun(core: Awaited<ReturnType<typeof startCore>>) {
+const twoTurns = [{ turns: ['When?', 'And then?'] }];
+
+/** A workspace with one agent and its cases (one of two turns unless told), and a run of them started. */
+async function startEvalRun(core: Awaited<ReturnType<typeof startCore>>, cases: { turns: string[] }[] = twoTurns) {
   const { services } = core;
   const owner = await services.identity.findOrCreateUser('ada@example.com');
   const workspace = await services.workspaces.create(owner.id, { slug: 'acme' });
@@ -92,11 +94,9 @@ async function startEvalRun(core: Awaited<ReturnType<typeof startCore>>) {
       'agents/support/instructions.md': 'Help.',
     },
   });
-  await services.evalCases.create(workspace, owner.email, {
-    agent: 'support',
-    turns: ['When?', 'And then?'],
-    expected: 'Says "tomorrow".',
-  });
+  for (const { turns } of cases) {
+    await services.evalCases.create(workspace, owner.email, { agent: 'support', turns, expected: 'Says "tomorrow".' });
+  }
   const run = await services.evalRuns.start(workspace, owner.email, {});
   return { workspace, run };
 }
@@ -170,20 +170,10 @@ it('warns of a lost lease only when it was lost: cases reported while their rene
     config: { ...defaultConfig, evals: { judges: [], leaseMs: 300 } },
   });
   const { services } = core;
-  const owner = await services.identity.findOrCreateUser('ada@example.com');
-  const workspace = await services.workspaces.create(owner.id, { slug: 'acme' });
-  await services.deployments.push(workspace, owner.id, {
-    environment: 'preview',
-    files: {
-      'svc.yaml': 'workspace: acme\n',
-      'agents/support/agent.yaml': 'name: Support\nmodel: openai:gpt-4.1-mini\n',
-      'agents/support/instructions.md': 'Help.',
-    },
-  });
-  for (let i = 0; i < 60; i++) {
-    await services.evalCases.create(workspace, owner.email, { agent: 'support', turns: [`When? ${i}`], expected: 'Says "tomorrow".' });
-  }
-  const run = await services.evalRuns.start(workspace, owner.email, {});
+  const { workspace, run } = await startEvalRun(
+    core,
+    Array.from({ length: 60 }, (_, i) => ({ turns: [`When? ${i}`] })),
+  );
   const { lines, log: runnerLog } = capture();
   const runner = startRunner({
     coreUrls: [core.url],
