@@ -260,14 +260,28 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
               // What each was when locked: leased means its lease expired, and it is taken back.
               const free = new Map(locked.map((row) => [row.id, row.status]));
               passed.push(...wanted);
-              for (const id of wanted) {
-                if (!free.has(id)) continue;
-                const [row] = await tx
+              const ids = wanted.filter((id) => free.has(id));
+              if (ids.length > 0) {
+                // One statement for all of them, each with a lease id of its own; taken in the order `leasable` gave.
+                const leaseIds = sql.join(
+                  ids.map((id) => sql`when ${id} then ${newId('lease')}`),
+                  sql` `,
+                );
+                const rows = await tx
                   .update(evalExecutions)
-                  .set({ status: 'leased', leaseOwner: owner, leaseId: newId('lease'), leaseUntil: until })
-                  .where(eq(evalExecutions.id, id))
+                  .set({
+                    status: 'leased',
+                    leaseOwner: owner,
+                    leaseId: sql`(case ${evalExecutions.id} ${leaseIds} end)`,
+                    leaseUntil: until,
+                  })
+                  .where(inArray(evalExecutions.id, ids))
                   .returning();
-                if (row) leased.push({ ...toExecution(row), reclaimed: free.get(id) === 'leased' });
+                const byId = new Map(rows.map((row) => [row.id, row]));
+                for (const id of ids) {
+                  const row = byId.get(id);
+                  if (row) leased.push({ ...toExecution(row), reclaimed: free.get(id) === 'leased' });
+                }
               }
               if (free.size === wanted.length) break;
             }
@@ -307,9 +321,10 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
       },
       async report(report) {
         return transact(async (tx) => {
-          const [execution] = await tx
-            .select()
+          const [found] = await tx
+            .select({ execution: evalExecutions, run: evalRuns })
             .from(evalExecutions)
+            .leftJoin(evalRuns, eq(evalRuns.id, evalExecutions.runId))
             .where(
               and(
                 eq(evalExecutions.id, report.executionId),
@@ -317,8 +332,8 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
                 eq(evalExecutions.status, 'leased'),
               ),
             );
-          if (!execution) return { accepted: false as const };
-          const [run] = await tx.select().from(evalRuns).where(eq(evalRuns.id, execution.runId));
+          if (!found) return { accepted: false as const };
+          const { execution, run } = found;
           if (!run) throw new Error(`run ${execution.runId} of execution ${execution.id} vanished`);
           const { replay } = report;
           if (replay) {
