@@ -98,7 +98,7 @@ describe('svc members', () => {
     const asDev = { ...env, SVC_TOKEN: dev };
     const invite = await runSvc(['members', 'add', 'friend@example.com', '--role', 'owner'], asDev);
     expect(invite.code).toBe(1);
-    expect(invite.stderr).toBe('svc: only owners manage members; you are developer (forbidden)\n');
+    expect(invite.stderr).toBe('svc: only owners may invite members, change their roles and remove them; you are developer (forbidden)\n');
     const left = await runSvc(['members', 'remove', 'dev@example.com'], asDev);
     expect(left).toMatchObject({ code: 0, stdout: 'Removed dev@example.com from acme.\n' });
     expect((await runSvc(['members'], env)).stdout).not.toContain('dev@example.com');

@@ -1,4 +1,4 @@
-import { DomainError, invalidRequest, type Role, type WireError, workspaceScope } from '@svc/domain';
+import { DomainError, invalidRequest, type WireError, workspaceScope } from '@svc/domain';
 import { initTRPC, type TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Services } from './services/index.ts';
@@ -79,9 +79,3 @@ export const memberProcedure = userProcedure.input(workspaceScope).use(async ({ 
   const membership = await ctx.services.workspaces.resolve(input.workspace, ctx.user.id);
   return next({ ctx: { membership } });
 });
-
-export function requireRole(role: Role, allowed: readonly Role[]): void {
-  if (!allowed.includes(role)) {
-    throw new DomainError('forbidden', `this needs the ${allowed.join(' or ')} role; you are ${role}`);
-  }
-}

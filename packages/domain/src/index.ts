@@ -13,3 +13,4 @@ export * from './members.ts';
 export * from './flags.ts';
 export * from './evals.ts';
 export * from './github.ts';
+export * from './permissions.ts';

@@ -9,19 +9,18 @@ import {
   sendMessageInput,
 } from '@svc/domain';
 import { z } from 'zod';
-import { memberProcedure, requireRole, router, workspaceProcedure } from '../trpc.ts';
-
-const deployers = ['owner', 'developer'] as const;
+import { authorize } from '../authorization.ts';
+import { memberProcedure, router, workspaceProcedure } from '../trpc.ts';
 
 export const agentsRouter = router({
   push: workspaceProcedure.input(pushInput).mutation(({ ctx, input }) => {
-    requireRole(ctx.membership.role, deployers);
+    authorize(ctx.membership, 'deploy');
     const { workspace: _, ...push } = input;
     return ctx.services.deployments.push(ctx.membership, ctx.principal.user.id, push);
   }),
 
   publish: workspaceProcedure.input(publishInput).mutation(async ({ ctx, input }) => {
-    requireRole(ctx.membership.role, deployers);
+    authorize(ctx.membership, 'deploy');
     const published = await ctx.services.deployments.publish(ctx.membership, input.from);
     const run = await ctx.services.evalRuns.afterPublish(ctx.membership);
     return { ...published, eval_run_id: run?.id ?? null };
@@ -35,7 +34,7 @@ export const agentsRouter = router({
   setSecret: workspaceProcedure
     .input(z.object({ environment: environmentName, name: secretName, value: z.string().min(1).max(10_000) }))
     .mutation(async ({ ctx, input }) => {
-      requireRole(ctx.membership.role, deployers);
+      authorize(ctx.membership, 'setSecrets');
       await ctx.services.deployments.setSecret(ctx.membership.id, input.environment, input.name, input.value);
     }),
 
@@ -45,11 +44,15 @@ export const agentsRouter = router({
 });
 
 export const chatsRouter = router({
-  create: workspaceProcedure.input(createChatInput).mutation(({ ctx, input }) => ctx.services.chats.create(ctx.membership.id, input)),
+  create: workspaceProcedure.input(createChatInput).mutation(({ ctx, input }) => {
+    authorize(ctx.membership, 'runChats');
+    return ctx.services.chats.create(ctx.membership.id, input);
+  }),
 
-  send: workspaceProcedure
-    .input(sendMessageInput.extend({ chat_id: z.string().max(100) }))
-    .mutation(({ ctx, input }) => ctx.services.chats.send(ctx.membership.id, input.chat_id, input.text)),
+  send: workspaceProcedure.input(sendMessageInput.extend({ chat_id: z.string().max(100) })).mutation(({ ctx, input }) => {
+    authorize(ctx.membership, 'runChats');
+    return ctx.services.chats.send(ctx.membership.id, input.chat_id, input.text);
+  }),
 
   inbox: memberProcedure.input(inboxQuery).query(({ ctx, input }) => ctx.services.chats.inbox(ctx.membership.id, input)),
 

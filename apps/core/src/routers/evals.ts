@@ -14,7 +14,7 @@ import { memberProcedure, publicProcedure, router } from '../trpc.ts';
 const id = z.object({ id: z.string().max(100) });
 const tokens = z.object({ input: z.number().int().min(0), output: z.number().int().min(0) });
 
-/** Eval cases and runs: every member reads them; the roles that write are checked by the services. */
+/** Eval cases and runs: every member reads them; the services authorize the writes (`authorization.ts`). */
 export const evalsRouter = router({
   cases: router({
     list: memberProcedure.input(evalCaseQuery).query(({ ctx, input }) => ctx.services.evalCases.list(ctx.membership.id, input.agent)),
@@ -27,11 +27,11 @@ export const evalsRouter = router({
 
     update: memberProcedure.input(z.intersection(updateEvalCaseInput, id)).mutation(({ ctx, input }) => {
       const { workspace: _, id: caseId, ...change } = input;
-      return ctx.services.evalCases.update(ctx.membership, caseId, change);
+      return ctx.services.evalCases.update(ctx.membership, ctx.user.email, caseId, change);
     }),
 
     remove: memberProcedure.input(id).mutation(async ({ ctx, input }) => {
-      await ctx.services.evalCases.remove(ctx.membership, input.id);
+      await ctx.services.evalCases.remove(ctx.membership, ctx.user.email, input.id);
       return { removed: true as const };
     }),
   }),

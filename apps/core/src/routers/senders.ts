@@ -1,12 +1,13 @@
 import { senderInput } from '@svc/domain';
 import { z } from 'zod';
-import { publicProcedure, requireRole, router, workspaceProcedure } from '../trpc.ts';
+import { authorize } from '../authorization.ts';
+import { publicProcedure, router, workspaceProcedure } from '../trpc.ts';
 
 export const sendersRouter = router({
   get: workspaceProcedure.query(({ ctx }) => ctx.services.senders.view(ctx.membership.id, ctx.membership.slug)),
 
   put: workspaceProcedure.input(z.object({ sender: senderInput })).mutation(async ({ ctx, input }) => {
-    requireRole(ctx.membership.role, ['owner', 'developer']);
+    authorize(ctx.membership, 'setSender');
     await ctx.services.senders.put(ctx.membership.id, input.sender);
     return ctx.services.senders.view(ctx.membership.id, ctx.membership.slug);
   }),

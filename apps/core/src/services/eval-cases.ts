@@ -1,11 +1,9 @@
-import { type CreateEvalCaseInput, DomainError, type EvalCaseView, type Role, type UpdateEvalCaseInput } from '@svc/domain';
+import { type CreateEvalCaseInput, DomainError, type EvalCaseView, type UpdateEvalCaseInput } from '@svc/domain';
+import { authorize, authorizeChange } from '../authorization.ts';
 import type { EvalCaseRecord } from '../store/flags-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
-
-/** Who writes cases by hand: whoever may say what an agent should have said. */
-const caseWriters: readonly Role[] = ['owner', 'developer', 'supervisor'];
 
 export function toEvalCaseView(c: EvalCaseRecord): EvalCaseView {
   return {
@@ -19,10 +17,6 @@ export function toEvalCaseView(c: EvalCaseRecord): EvalCaseView {
   };
 }
 
-function requireWriter(membership: Membership): void {
-  if (!caseWriters.includes(membership.role)) throw new DomainError('forbidden', `your role (${membership.role}) cannot write eval cases`);
-}
-
 /** Eval cases: those flags make, and those members add by hand. A flag's case changes only through its flag. */
 export function createEvalCaseService(store: Store, clock: Clock) {
   async function found(workspaceId: string, id: string): Promise<EvalCaseRecord> {
@@ -31,8 +25,8 @@ export function createEvalCaseService(store: Store, clock: Clock) {
     return evalCase;
   }
 
-  async function handWritten(membership: Membership, id: string): Promise<EvalCaseRecord> {
-    requireWriter(membership);
+  /** A case written by hand that `actor` may change: their own, or anyone's for a developer. */
+  async function changeable(membership: Membership, actor: string, id: string): Promise<EvalCaseRecord> {
     const evalCase = await found(membership.id, id);
     if (evalCase.originFlagId) {
       throw new DomainError(
@@ -40,6 +34,7 @@ export function createEvalCaseService(store: Store, clock: Clock) {
         `eval case ${id} is flag ${evalCase.originFlagId}'s: edit the flag's note, or remove the flag, to change it`,
       );
     }
+    authorizeChange(membership, evalCase.createdBy, actor, 'writeCases', 'changeAnyCase');
     return evalCase;
   }
 
@@ -53,7 +48,7 @@ export function createEvalCaseService(store: Store, clock: Clock) {
     },
 
     async create(membership: Membership, email: string, input: CreateEvalCaseInput): Promise<EvalCaseView> {
-      requireWriter(membership);
+      authorize(membership, 'writeCases');
       const at = clock().toISOString();
       const evalCase: EvalCaseRecord = {
         id: newId('case'),
@@ -71,15 +66,15 @@ export function createEvalCaseService(store: Store, clock: Clock) {
       return toEvalCaseView(evalCase);
     },
 
-    async update(membership: Membership, id: string, input: UpdateEvalCaseInput): Promise<EvalCaseView> {
-      const evalCase = await handWritten(membership, id);
+    async update(membership: Membership, actor: string, id: string, input: UpdateEvalCaseInput): Promise<EvalCaseView> {
+      const evalCase = await changeable(membership, actor, id);
       const next = { ...evalCase, ...input, updatedAt: clock().toISOString() };
       if (!(await store.evalCases.update(membership.id, id, next))) throw new DomainError('eval_case_not_found', `no eval case ${id}`);
       return toEvalCaseView(next);
     },
 
-    async remove(membership: Membership, id: string): Promise<void> {
-      await handWritten(membership, id);
+    async remove(membership: Membership, actor: string, id: string): Promise<void> {
+      await changeable(membership, actor, id);
       if (!(await store.evalCases.remove(membership.id, id, clock().toISOString()))) {
         throw new DomainError('eval_case_not_found', `no eval case ${id}`);
       }

@@ -5,13 +5,13 @@ import {
   type EvalRunDetailView,
   type EvalRunView,
   type PageQuery,
-  type Role,
   type RunTrigger,
   type StartRunInput,
   type Verdict,
 } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
 import { z } from 'zod';
+import { authorize } from '../authorization.ts';
 import type { CoreConfig } from '../config.ts';
 import { type EvalRunRecord, pendingExecution } from '../store/evals-store.ts';
 import type { Membership, Store } from '../store/store.ts';
@@ -24,10 +24,6 @@ import { deterministicGrader, judgeFor } from './judges.ts';
 import { nextCursorOf, pageRequest } from './pages.ts';
 import type { WorkSignal } from './work-signal.ts';
 
-/** Who starts and cancels runs: those who deploy. */
-const runners: readonly Role[] = ['owner', 'developer'];
-/** Who overrides a verdict: whoever may say what an agent should have said. */
-const overriders: readonly Role[] = ['owner', 'developer', 'supervisor'];
 /** Finishing a run is recomputed when a flag changes meanwhile, this many times at most. */
 const maxFinishAttempts = 5;
 
@@ -35,10 +31,6 @@ const maxFinishAttempts = 5;
 export const defaultRunEnvironment = 'preview';
 
 const wellKnownEnvironments: readonly string[] = [liveEnvironment, defaultRunEnvironment];
-
-function requireRole(membership: Membership, allowed: readonly Role[], what: string): void {
-  if (!allowed.includes(membership.role)) throw new DomainError('forbidden', `your role (${membership.role}) cannot ${what}`);
-}
 
 export interface EvalRunDeps {
   store: Store;
@@ -178,7 +170,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
     input: StartRunInput,
     trigger: RunTrigger = 'manual',
   ): Promise<EvalRunView> {
-    if (trigger === 'manual') requireRole(membership, runners, 'start eval runs');
+    if (trigger === 'manual') authorize(membership, 'runEvals');
     const name = input.environment ?? defaultRunEnvironment;
     const environment = await store.environments.get(membership.id, name);
     // Live and preview are every workspace's from the start: before a push or a publish they hold nothing yet.
@@ -259,7 +251,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
     },
 
     async cancel(membership: Membership, id: string): Promise<EvalRunView> {
-      requireRole(membership, runners, 'cancel eval runs');
+      authorize(membership, 'runEvals');
       const run = await found(membership.id, id);
       if (!(await store.evalRuns.cancel(membership.id, id, clock().toISOString()))) {
         throw new DomainError('run_finished', `eval run ${id} is ${run.status === 'cancelled' ? 'cancelled' : 'finished'} already`);
@@ -277,7 +269,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
       caseId: string,
       verdict: 'pass' | 'fail' | null,
     ): Promise<EvalResultView> {
-      requireRole(membership, overriders, 'override verdicts');
+      authorize(membership, 'overrideVerdicts');
       const run = await found(membership.id, id);
       const replays = replaysByCase(await store.evalRuns.executions(run.id)).get(caseId);
       if (!replays) throw new DomainError('eval_case_not_found', `eval case ${caseId} is not in run ${id}`);

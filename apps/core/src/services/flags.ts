@@ -1,13 +1,11 @@
-import { type CreateFlagInput, DomainError, type FlagView, type Role } from '@svc/domain';
+import { type CreateFlagInput, DomainError, type FlagView } from '@svc/domain';
+import { authorize, authorizeChange } from '../authorization.ts';
 import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../store/flags-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { type FlagAction, type FlagTransition, noteOf, transition } from './flag-lifecycle.ts';
 import { snapshotOf } from './flag-snapshot.ts';
 import { newId } from './ids.ts';
-
-/** Who may flag, edit and remove: every role that reads the inbox. */
-const flaggers: readonly Role[] = ['owner', 'developer', 'supervisor'];
 
 /** The actor of a change no member made: an eval run on live passing a flag's case. */
 export const systemActor = 'svc';
@@ -36,10 +34,6 @@ export function toFlagView(flag: FlagRecord): FlagView {
     created_at: flag.createdAt,
     updated_at: flag.updatedAt,
   };
-}
-
-function requireFlagger(membership: Membership): void {
-  if (!flaggers.includes(membership.role)) throw new DomainError('forbidden', `your role (${membership.role}) cannot flag replies`);
 }
 
 /** Flags of agent replies, their history, and the eval cases their notes make. */
@@ -125,7 +119,7 @@ export function createFlagService(store: Store, clock: Clock) {
 
     /** Flags an agent reply of one of the workspace's conversations, freezing what the chat showed. */
     async create(membership: Membership, actor: string, input: CreateFlagInput): Promise<FlagView> {
-      requireFlagger(membership);
+      authorize(membership, 'flag');
       const found = await store.flags.findMessage(membership.id, input.message_id);
       if (!found) throw new DomainError('message_not_found', `no message ${input.message_id} in ${membership.slug}`);
       const { chat, message } = found;
@@ -201,13 +195,13 @@ export function createFlagService(store: Store, clock: Clock) {
 
     /** Sets or clears the note; a fixed flag whose note changes is open again. */
     async editNote(membership: Membership, actor: string, id: string, note: string | null): Promise<FlagView> {
-      requireFlagger(membership);
+      authorizeChange(membership, (await found(membership.id, id)).createdBy, actor, 'flag', 'changeAnyFlag');
       return toFlagView(await act(membership.id, id, actor, { kind: 'edit', note }, clock().toISOString()));
     },
 
     /** Removes the flag and its eval case; removing a removed flag changes nothing. */
     async remove(membership: Membership, actor: string, id: string): Promise<void> {
-      requireFlagger(membership);
+      authorizeChange(membership, (await found(membership.id, id)).createdBy, actor, 'flag', 'changeAnyFlag');
       await act(membership.id, id, actor, { kind: 'remove' }, clock().toISOString());
     },
 

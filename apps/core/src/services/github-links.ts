@@ -1,14 +1,8 @@
-import { DomainError, type GithubLinkView, type Role } from '@svc/domain';
+import { DomainError, type GithubLinkView } from '@svc/domain';
+import { authorize } from '../authorization.ts';
 import type { GithubLinkRecord } from '../store/automation-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import { type Clock, isoNow } from './clock.ts';
-
-/** Who connects and disconnects repositories: those who deploy. */
-const linkers: readonly Role[] = ['owner', 'developer'];
-
-function requireLinker(membership: Membership, what: string): void {
-  if (!linkers.includes(membership.role)) throw new DomainError('forbidden', `your role (${membership.role}) cannot ${what}`);
-}
 
 /**
  * The repositories a workspace links: the GitHub App acts for a workspace only on these (a `svc.yaml` naming a
@@ -26,7 +20,7 @@ export function createGithubLinkService(store: Store, clock: Clock) {
     },
 
     async create(membership: Membership, email: string, repository: string): Promise<GithubLinkView> {
-      requireLinker(membership, 'connect repositories');
+      authorize(membership, 'linkRepositories');
       const link: GithubLinkRecord = { workspaceId: membership.id, repository, createdBy: email, createdAt: isoNow(clock) };
       if (await store.githubLinks.create(link)) return view(link);
       const existing = await store.githubLinks.find(repository);
@@ -37,7 +31,7 @@ export function createGithubLinkService(store: Store, clock: Clock) {
     },
 
     async remove(membership: Membership, repository: string): Promise<void> {
-      requireLinker(membership, 'disconnect repositories');
+      authorize(membership, 'linkRepositories');
       if (!(await store.githubLinks.remove(membership.id, repository))) {
         throw new DomainError('link_not_found', `${repository} is not linked to ${membership.slug}`);
       }

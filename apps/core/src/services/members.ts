@@ -8,6 +8,7 @@ import {
   type MembershipEvent,
   type Role,
 } from '@svc/domain';
+import { authorize } from '../authorization.ts';
 import type { InvitationByLink, NewMembershipEvent } from '../store/members-store.ts';
 import type { Membership, Store, User } from '../store/store.ts';
 import { invitationMail } from './auth-mails.ts';
@@ -35,10 +36,6 @@ export type InvitationView =
   | { state: 'pending'; workspace: string; email: string; role: Role; invited_by: string; expires_at: string };
 
 const eventsShown = 200;
-
-function requireOwner(membership: Membership): void {
-  if (membership.role !== 'owner') throw new DomainError('forbidden', `only owners manage members; you are ${membership.role}`);
-}
 
 function stateOf(invitation: InvitationByLink | undefined, now: number): 'pending' | 'accepted' | 'revoked' | 'expired' | 'unknown' {
   if (!invitation) return 'unknown';
@@ -110,7 +107,7 @@ export function createMemberService({ store, identity, sessions, mailer, rateLim
 
     /** Mails an invitation (owners only); a pending one to the same address is replaced, its link stops working. */
     async invite(membership: Membership, actor: User, input: InviteMemberInput): Promise<Invitation> {
-      requireOwner(membership);
+      authorize(membership, 'manageMembers');
       if (!mailer.available) throw new DomainError('email_not_configured', 'this server cannot send mail (no SMTP_URL)');
       const email = input.email.trim().toLowerCase();
       await rateLimits.consume('invitationsPerWorkspace', membership.id, 'invitations from this workspace');
@@ -144,14 +141,14 @@ export function createMemberService({ store, identity, sessions, mailer, rateLim
     },
 
     async revokeInvitation(membership: Membership, actor: User, id: string): Promise<void> {
-      requireOwner(membership);
+      authorize(membership, 'manageMembers');
       if (!(await store.invitations.revoke(membership.id, id, eventBy(membership.id, actor)))) {
         throw new DomainError('invitation_not_found', `no pending invitation ${id} in ${membership.slug}`);
       }
     },
 
     async changeRole(membership: Membership, actor: User, userId: string, role: Role): Promise<Member> {
-      requireOwner(membership);
+      authorize(membership, 'manageMembers');
       const outcome = await store.members.changeRole(membership.id, userId, role, eventBy(membership.id, actor));
       if (outcome === 'not_member') throw new DomainError('member_not_found', `no member ${userId} in ${membership.slug}`);
       if (outcome === 'last_owner')
@@ -163,7 +160,7 @@ export function createMemberService({ store, identity, sessions, mailer, rateLim
 
     /** Removes a member (owners), or the caller themself (anyone: leaving). Access ends with the answer. */
     async remove(membership: Membership, actor: User, userId: string): Promise<void> {
-      if (userId !== actor.id) requireOwner(membership);
+      if (userId !== actor.id) authorize(membership, 'manageMembers');
       const outcome = await store.members.remove(membership.id, userId, eventBy(membership.id, actor));
       if (outcome === 'not_member') throw new DomainError('member_not_found', `no member ${userId} in ${membership.slug}`);
       if (outcome === 'last_owner')

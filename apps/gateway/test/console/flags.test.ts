@@ -188,3 +188,43 @@ it("the console serves the flags digest as flags.md to its members, the same tex
   expect(await served.text()).toBe(await digest());
   await window.close();
 });
+
+it("a supervisor is offered to change only the flags and cases they made; on others' the page says who may", async () => {
+  const sue = await createUserWithToken(platform, 'sue@example.com');
+  const { identity, store } = platform.core.services;
+  const workspace = (await store.workspaces.findBySlug('acme'))!.id;
+  await store.workspaces.addMember(
+    workspace,
+    (await identity.findOrCreateUser('sue@example.com')).id,
+    'supervisor',
+    new Date().toISOString(),
+  );
+  const as = (who: string, path: string, json: object) => request(`${platform.url}${path}`, { token: who, json });
+  const chat = (await as(token, '/api/v1/acme/chats', { agent: 'sales', environment: 'live' })).body.chat_id;
+  const sent = await as(token, `/api/v1/acme/chats/${chat}/messages`, { text: 'is there a discount?' });
+  const flagged = await as(token, '/api/developer/v1/acme/flags', {
+    message_id: sent.body.message_id,
+    note: 'Mention the yearly discount.',
+  });
+  expect(flagged.status).toBe(201);
+  const theirs = await as(token, '/api/developer/v1/acme/evals/cases', { agent: 'sales', turns: ['hi'], expected: 'Greets back.' });
+  const own = await as(sue, '/api/developer/v1/acme/evals/cases', { agent: 'sales', turns: ['hello'], expected: 'Says hello.' });
+  expect([theirs.status, own.status]).toEqual([201, 201]);
+
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'sue@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme/chats/${chat}`);
+  const flag = reply(page).getByRole('region', { name: 'Flag', exact: true });
+  expect(await flag.locator('.flag-note').textContent()).toBe('Note: Mention the yearly discount.');
+  expect(await flag.textContent()).toContain('Only ada@example.com or a developer changes this flag.');
+  expect(await flag.getByRole('button', { name: 'Edit note' }).count()).toBe(0);
+  expect(await flag.getByRole('link', { name: 'Remove flag' }).count()).toBe(0);
+
+  await page.goto(`${platform.url}/w/acme/agents/sales/evals`);
+  const caseOf = (id: string) => page.locator(`li.eval-case[id="${id}"]`);
+  expect(await caseOf(theirs.body.id).textContent()).toContain('Only ada@example.com or a developer changes it.');
+  expect(await caseOf(theirs.body.id).getByRole('button', { name: 'Delete' }).count()).toBe(0);
+  expect(await caseOf(own.body.id).getByRole('button', { name: 'Delete' }).count()).toBe(1);
+  await window.close();
+});

@@ -6,6 +6,7 @@ import { ReplyFlag } from './components/reply-flag.tsx';
 import { ChatPage } from './pages/chat.tsx';
 import { InboxPage } from './pages/inbox.tsx';
 import { sendPage } from './render.tsx';
+import { roleIn } from './viewer.ts';
 
 /** A query parameter as one value; left out, empty or repeated counts as not given. */
 const queryValue = (req: Request, name: string): string | undefined => {
@@ -96,6 +97,7 @@ export function inboxRoutes(routes: Router, { core, session, page, viewer }: Pag
               chatId={chat.chat_id}
               messageId={m.id}
               csrfToken={signedIn.csrfToken}
+              actor={{ email: signedIn.email, role: roleIn(signedIn, workspace) }}
               flags={withHistory.filter((f) => f.message_id === m.id)}
               fixedByRun={fixedByRun.get(m.id)}
             />

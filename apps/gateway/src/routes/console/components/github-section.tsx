@@ -1,4 +1,4 @@
-import type { GithubLinkView, Role } from '@svc/domain';
+import { allows, type GithubLinkView, type Role } from '@svc/domain';
 import { githubLinkPath, githubLinksPath } from '../paths.ts';
 import { CsrfField } from './csrf-field.tsx';
 import { When } from './when.tsx';
@@ -10,16 +10,13 @@ export interface GithubSectionProps {
   csrfToken: string;
 }
 
-/** Who may link and unlink repositories: the ones who deploy. */
-const canLink = (role: Role) => role === 'owner' || role === 'developer';
-
 /**
  * The workspace's GitHub repositories: each one linked, whether the app is installed there, and (for owners and
  * developers) the forms to link and unlink. The app acts only where a repository is both linked and installed.
  */
 export function GithubSection({ workspace, role, links, csrfToken }: GithubSectionProps) {
   const csrf = <CsrfField token={csrfToken} />;
-  const editable = canLink(role);
+  const editable = allows(role, 'linkRepositories');
   return (
     <section aria-labelledby="github" id="github-repositories">
       <h2 id="github">GitHub</h2>

@@ -1,3 +1,4 @@
+import { allowsChange, type Role } from '@svc/domain';
 import type { FlagAnswer, FlagWithHistoryAnswer } from '../core-answers.ts';
 import { agentEvalsPath, chatFlagsPath, evalRunPath, evalRunsPath, flagPath } from '../paths.ts';
 import { CsrfField } from './csrf-field.tsx';
@@ -8,6 +9,8 @@ export interface ReplyFlagProps {
   chatId: string;
   messageId: string;
   csrfToken: string;
+  /** Who looks: a supervisor changes only the flags they made. */
+  actor: { email: string; role: Role };
   /** The reply's flags, each with its history; at most one is not removed. */
   flags: FlagWithHistoryAnswer[];
   /** The live eval run that fixed the flag, when it is fixed and the run is known. */
@@ -65,7 +68,7 @@ function FlagHistory({ flag }: { flag: FlagWithHistoryAnswer }) {
  * What a supervisor does with an agent reply: flag it with a note, or, once flagged, see the flag's state and
  * history, edit its note or remove it. Removed flags stay listed with their history; the reply can be flagged again.
  */
-export function ReplyFlag({ workspace, chatId, messageId, csrfToken, flags, fixedByRun }: ReplyFlagProps) {
+export function ReplyFlag({ workspace, chatId, messageId, csrfToken, actor, flags, fixedByRun }: ReplyFlagProps) {
   const live = flags.find((f) => f.status !== 'removed');
   const removed = flags.filter((f) => f.status === 'removed');
   const csrf = <CsrfField token={csrfToken} />;
@@ -78,15 +81,24 @@ export function ReplyFlag({ workspace, chatId, messageId, csrfToken, flags, fixe
             Flag: <FlagState flag={live} /> · flagged by {live.created_by}
           </p>
           <FlagEvals workspace={workspace} flag={live} fixedByRun={fixedByRun} />
-          <form method="post" action={`${flagPath(workspace, live.id)}/note`}>
-            {csrf}
-            <label htmlFor={noteId('edit-note')}>Note</label>
-            <textarea id={noteId('edit-note')} name="note" rows={3} maxLength={10_000} defaultValue={live.note ?? ''} />
-            <button>Edit note</button>
-          </form>
-          <a className="button secondary" href={`${flagPath(workspace, live.id)}/remove`}>
-            Remove flag
-          </a>
+          {allowsChange(actor.role, live.created_by, actor.email, 'flag', 'changeAnyFlag') ? (
+            <>
+              <form method="post" action={`${flagPath(workspace, live.id)}/note`}>
+                {csrf}
+                <label htmlFor={noteId('edit-note')}>Note</label>
+                <textarea id={noteId('edit-note')} name="note" rows={3} maxLength={10_000} defaultValue={live.note ?? ''} />
+                <button>Edit note</button>
+              </form>
+              <a className="button secondary" href={`${flagPath(workspace, live.id)}/remove`}>
+                Remove flag
+              </a>
+            </>
+          ) : (
+            <>
+              {live.note && <p className="flag-note">Note: {live.note}</p>}
+              <p className="muted">Only {live.created_by} or a developer changes this flag.</p>
+            </>
+          )}
           <FlagHistory flag={live} />
         </section>
       ) : (

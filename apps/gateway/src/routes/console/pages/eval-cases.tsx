@@ -1,9 +1,9 @@
-import type { EvalCaseView } from '@svc/domain';
+import { allowsChange, type EvalCaseView } from '@svc/domain';
 import { CsrfField } from '../components/csrf-field.tsx';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
 import { agentEvalsPath, chatPath, evalCasePath, evalRunsPath } from '../paths.ts';
-import type { Viewer } from '../viewer.ts';
+import { roleIn, type Viewer } from '../viewer.ts';
 
 /** Where a flag's reply is: its case links there. */
 export interface FlaggedReply {
@@ -56,6 +56,7 @@ function Origin({
  */
 export function EvalCasesPage({ viewer, workspace, agent, cases, flaggedReplies }: EvalCasesPageProps) {
   const csrf = <CsrfField token={viewer.csrfToken} />;
+  const role = roleIn(viewer, workspace);
   return (
     <Layout title={`Eval cases of ${agent}`} viewer={viewer} workspace={workspace}>
       <p>
@@ -82,7 +83,9 @@ export function EvalCasesPage({ viewer, workspace, agent, cases, flaggedReplies 
                 <span className="muted">Expected: </span>
                 {c.expected}
               </p>
-              {'created_by' in c.origin ? (
+              {'created_by' in c.origin && !allowsChange(role, c.origin.created_by, viewer.email, 'writeCases', 'changeAnyCase') ? (
+                <p className="muted">Only {c.origin.created_by} or a developer changes it.</p>
+              ) : 'created_by' in c.origin ? (
                 <div className="actions">
                   <details className="edit-case">
                     <summary>Edit</summary>
