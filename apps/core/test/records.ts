@@ -7,11 +7,7 @@ export const deviceAuthorizationRecord = (
   record: Pick<DeviceAuthorizationRecord, 'id' | 'createdAt' | 'expiresAt'> & Partial<DeviceAuthorizationRecord>,
 ): DeviceAuthorizationRecord => ({
   deviceCodeHash: `hash_${record.id}`,
-  userCode: record.id
-    .replace(/[^A-Za-z]/g, '')
-    .toUpperCase()
-    .padEnd(8, 'B')
-    .slice(0, 8),
+  userCodeHash: `user_code_hash_${record.id}`,
   status: 'pending',
   intervalSeconds: 5,
   lastPolledAt: null,

@@ -22,7 +22,6 @@ async function addRows(store: Store, tag: string, at: Date, options: { finished:
     deviceAuthorizationRecord({
       id: `dev_${tag}`,
       deviceCodeHash: `device_${tag}`,
-      userCode: `${tag}`.toUpperCase().padEnd(8, 'B'),
       expiresAt: iso(15 * minute),
       createdAt: iso(),
     }),

@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { deviceAuthorizationRecord } from './records.ts';
 import { describeStoreContracts } from './store-contracts.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -256,6 +257,37 @@ it('keeps the Idempotency-Key answers stored before keys were claimed: a retry i
     claimId: null,
     claimedUntil: null,
   });
+  await store.close();
+});
+
+it('keeps the device authorizations of an earlier version, with their codes in the clear, when it adds code hashes', async () => {
+  const file = tempFile();
+  const before = join(tempDir(), 'drizzle');
+  cpSync(fileURLToPath(new URL('../drizzle', import.meta.url)), before, { recursive: true });
+  const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const hashes = journal.entries.findIndex((entry) => entry.tag === '0015_user_code_hash');
+  writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, hashes) }));
+  const old = new Database(file);
+  migrate(drizzle(old), { migrationsFolder: before });
+  const at = '2026-01-01T00:00:00.000Z';
+  // As an earlier core writes one, before the migration and beside a core of this version after it.
+  const earlierInsert = (id: string, userCode: string) =>
+    `insert into device_authorizations (id, device_code_hash, user_code, status, interval_seconds, expires_at, client_name, created_at)
+     values ('${id}', 'hash_${id}', '${userCode}', 'pending', 5, '${at}', 'svc CLI', '${at}')`;
+  old.exec(earlierInsert('dev_old', 'BCDFGHJK'));
+  old.close();
+
+  const store = createSqliteStore(file);
+  const beside = new Database(file);
+  beside.exec(earlierInsert('dev_beside', 'LMNPQRST'));
+  beside.close();
+  await store.deviceAuthorizations.create(deviceAuthorizationRecord({ id: 'dev_new', createdAt: at, expiresAt: at }));
+  for (const id of ['dev_old', 'dev_beside']) {
+    const found = await store.deviceAuthorizations.findByDeviceCodeHash(`hash_${id}`);
+    expect(found).toMatchObject({ id, userCodeHash: null, status: 'pending' });
+    expect(found).not.toHaveProperty('userCode');
+  }
+  expect(await store.deviceAuthorizations.findByUserCodeHash('user_code_hash_dev_new')).toMatchObject({ id: 'dev_new' });
   await store.close();
 });
 

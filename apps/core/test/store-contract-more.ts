@@ -20,7 +20,7 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
     const verification = (id: string, phoneNumber = '+56912345678') =>
       phoneVerificationRecord({ id, phoneNumber, createdAt: at(1), expiresAt: at(10) });
     const deviceAuthorization = () =>
-      deviceAuthorizationRecord({ id: 'dev_1', deviceCodeHash: 'h1', userCode: 'BCDFGHJK', expiresAt: at(15), createdAt: at(0) });
+      deviceAuthorizationRecord({ id: 'dev_1', deviceCodeHash: 'h1', userCodeHash: 'uh1', expiresAt: at(15), createdAt: at(0) });
     const message = (id: string, verificationId: string, minute: number) => ({
       id,
       workspaceId: 'ws_1',
@@ -108,13 +108,21 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       expect(await store.deviceAuthorizations.decide('dev_1', 'denied', 'usr_1', at(2))).toBe(false);
       expect(await store.deviceAuthorizations.spend('dev_1', 'tok_1')).toBe(true);
       expect(await store.deviceAuthorizations.spend('dev_1', 'tok_2')).toBe(false);
-      expect(await store.deviceAuthorizations.findByUserCode('BCDFGHJK')).toMatchObject({ status: 'spent', tokenId: 'tok_1' });
+      expect(await store.deviceAuthorizations.findByUserCodeHash('uh1')).toMatchObject({ status: 'spent', tokenId: 'tok_1' });
 
       const link = { id: 'lnk_1', tokenHash: 'lh', email: 'ada@example.com', next: '/', expiresAt: at(15), usedAt: null, createdAt: at(0) };
       await store.loginLinks.create(link, { id: 'mail_1', to: 'ada@example.com', subject: 's', bodySealed: 'b', createdAt: at(0) });
       expect(await store.loginLinks.use('lnk_1', at(1))).toBe(true);
       expect(await store.loginLinks.use('lnk_1', at(2))).toBe(false);
       expect((await store.mails.due(at(1), 10)).map((m) => m.id)).toEqual(['mail_1']);
+    });
+
+    it('keeps device authorizations without a user code hash, as earlier versions wrote them, side by side', async () => {
+      await store.deviceAuthorizations.create({ ...deviceAuthorization(), userCodeHash: null });
+      await store.deviceAuthorizations.create({ ...deviceAuthorization(), id: 'dev_2', deviceCodeHash: 'h2', userCodeHash: null });
+      const found = await store.deviceAuthorizations.findByDeviceCodeHash('h2');
+      expect(found).toMatchObject({ id: 'dev_2', userCodeHash: null });
+      expect(found).not.toHaveProperty('userCode');
     });
 
     it('numbers versions per workspace, deploys environments, and keeps replays out of the inbox', async () => {
@@ -198,7 +206,7 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       ]);
       expect(first.status).toBe('fulfilled');
       expect(sameUserCode).toMatchObject({ status: 'rejected', reason: { name: 'DomainError', code: 'conflict', status: 409 } });
-      expect(await store.deviceAuthorizations.findByUserCode('BCDFGHJK')).toMatchObject({ id: 'dev_1', deviceCodeHash: 'h1' });
+      expect(await store.deviceAuthorizations.findByUserCodeHash('uh1')).toMatchObject({ id: 'dev_1', deviceCodeHash: 'h1' });
 
       await store.versions.create({
         id: 'ver_1',

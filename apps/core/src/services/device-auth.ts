@@ -19,7 +19,7 @@ import { newId } from './ids.ts';
 import type { LoginLinkService } from './login-links.ts';
 import type { Mailer } from './mail.ts';
 import type { RateLimits } from './rate-limits.ts';
-import { sha256 } from './secrets.ts';
+import { type Keyring, sha256 } from './secrets.ts';
 
 /** A client polling this much early still counts as obeying the interval (timers fire a little early). */
 const pollToleranceMs = 500;
@@ -53,6 +53,7 @@ export interface DeviceAuthorizationView {
 
 export interface DeviceAuthDeps {
   store: Store;
+  keyring: Keyring;
   identity: IdentityService;
   loginLinks: LoginLinkService;
   mailer: Mailer;
@@ -65,17 +66,24 @@ const tokenError = (code: 'authorization_pending' | 'slow_down' | 'access_denied
   new DomainError(code, message);
 
 /** RFC 8628 device authorization, with the mailed-link variant of `svc login --email`. */
-export function createDeviceAuthService({ store, identity, loginLinks, mailer, rateLimits, config, clock }: DeviceAuthDeps) {
+export function createDeviceAuthService({ store, keyring, identity, loginLinks, mailer, rateLimits, config, clock }: DeviceAuthDeps) {
   const isExpired = (record: DeviceAuthorizationRecord) => Date.parse(record.expiresAt) <= clock().getTime();
 
-  async function findByUserCode(input: string, ip: string): Promise<DeviceAuthorizationRecord> {
+  // Whoever has a user code can approve its sign-in: only its HMAC is stored, and a code is found by its HMAC, as a
+  // token by its hash (the rows of earlier versions, with the code in the clear, are left to expire: see schema.ts).
+  // Labelled, so that it is never the HMAC of another kind of code the keyring signs.
+  const userCodeHash = (code: string) => keyring.hmac(`user_code:${code}`);
+  const findByCode = (code: string) => store.deviceAuthorizations.findByUserCodeHash(userCodeHash(code));
+
+  /** The authorization of the code the user typed, and that code normalised (the record does not hold it). */
+  async function findByUserCode(input: string, ip: string): Promise<{ record: DeviceAuthorizationRecord; code: string }> {
     const code = normalizeUserCode(input);
-    const record = code ? await store.deviceAuthorizations.findByUserCode(code) : undefined;
-    if (!record) {
+    const record = code ? await findByCode(code) : undefined;
+    if (!code || !record) {
       await rateLimits.consume('userCodeEntry', ip, 'wrong codes');
       throw new DomainError('not_found', 'no sign-in request has this code; check it against your terminal');
     }
-    return record;
+    return { record, code };
   }
 
   return {
@@ -85,12 +93,12 @@ export function createDeviceAuthService({ store, identity, loginLinks, mailer, r
       const now = clock();
       const deviceCode = randomBytes(32).toString('base64url');
       let userCode = newUserCode();
-      while (await store.deviceAuthorizations.findByUserCode(userCode)) userCode = newUserCode();
+      while (await findByCode(userCode)) userCode = newUserCode();
       const formatted = formatUserCode(userCode);
       const record: DeviceAuthorizationRecord = {
         id: newId('dev'),
         deviceCodeHash: sha256(deviceCode),
-        userCode,
+        userCodeHash: userCodeHash(userCode),
         status: 'pending',
         intervalSeconds: pollIntervalSeconds,
         lastPolledAt: null,
@@ -155,9 +163,9 @@ export function createDeviceAuthService({ store, identity, loginLinks, mailer, r
 
     /** The approval page's view of a code; wrong codes count against the client's IP. */
     async view(userCodeInput: string, ip: string): Promise<DeviceAuthorizationView> {
-      const record = await findByUserCode(userCodeInput, ip);
+      const { record, code } = await findByUserCode(userCodeInput, ip);
       return {
-        userCode: formatUserCode(record.userCode),
+        userCode: formatUserCode(code),
         status: record.status === 'pending' && isExpired(record) ? 'expired' : record.status,
         clientName: record.clientName,
         hostname: record.clientHostname,
@@ -170,7 +178,7 @@ export function createDeviceAuthService({ store, identity, loginLinks, mailer, r
 
     /** Approve or Deny, by a signed-in user, from the approval page's POST. */
     async decide(userCodeInput: string, userId: string, decision: 'approved' | 'denied', ip: string): Promise<void> {
-      const record = await findByUserCode(userCodeInput, ip);
+      const { record } = await findByUserCode(userCodeInput, ip);
       if (isExpired(record)) throw new DomainError('expired_token', 'this sign-in request expired; start again in your terminal');
       if (!(await store.deviceAuthorizations.decide(record.id, decision, userId, clock().toISOString()))) {
         throw new DomainError('invalid_grant', 'this sign-in request was already answered');

@@ -3,7 +3,8 @@ import type { Backlog, Claim } from './messaging-store.ts';
 export interface DeviceAuthorizationRecord {
   id: string;
   deviceCodeHash: string;
-  userCode: string;
+  /** The user code's HMAC (see device-auth.ts); null in rows of earlier versions, which kept the code in the clear. */
+  userCodeHash: string | null;
   status: 'pending' | 'approved' | 'denied' | 'spent';
   intervalSeconds: number;
   lastPolledAt: string | null;
@@ -72,7 +73,7 @@ export interface AuthStore {
     /** Inserts the authorization, and its sign-in mail and link when there is one, in one transaction. */
     create(record: DeviceAuthorizationRecord, mail?: { link: LoginLinkRecord; mail: NewMail }): Promise<void>;
     findByDeviceCodeHash(hash: string): Promise<DeviceAuthorizationRecord | undefined>;
-    findByUserCode(userCode: string): Promise<DeviceAuthorizationRecord | undefined>;
+    findByUserCodeHash(hash: string): Promise<DeviceAuthorizationRecord | undefined>;
     update(id: string, changes: Partial<DeviceAuthorizationRecord>): Promise<void>;
     /** Records the decision of a pending authorization; false when it was no longer pending. */
     decide(id: string, status: 'approved' | 'denied', userId: string, at: string): Promise<boolean>;

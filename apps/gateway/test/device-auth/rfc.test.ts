@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from '@svc/testkit';
+import { queryPostgres, request } from '@svc/testkit';
+import Database from 'better-sqlite3';
 import { startPlatform, type TestPlatform } from '../platform.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClock } from '../phone-verification/setup.ts';
@@ -16,6 +17,18 @@ async function approve(userCode: string, decision: 'approved' | 'denied' = 'appr
   const { identity, deviceAuth } = platform.core.services;
   const user = await identity.findOrCreateUser('ada@example.com');
   await deviceAuth.decide(userCode, user.id, decision, '127.0.0.1');
+}
+
+/** Core's rows of device authorizations, read past its store, whichever store it runs on. */
+async function storedAuthorizations(): Promise<Record<string, unknown>[]> {
+  const query = 'select * from device_authorizations';
+  if (platform.databaseUrl) return queryPostgres(platform.databaseUrl, query);
+  const db = new Database(join(platform.dataDir, 'svc.db'), { readonly: true });
+  try {
+    return db.prepare(query).all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
 }
 
 describe('starting', () => {
@@ -133,6 +146,28 @@ describe('user codes', () => {
     const { deviceAuth } = platform.core.services;
     for (const typed of [user_code, user_code.toLowerCase(), user_code.replace('-', ''), ` ${user_code.replace('-', ' ')} `]) {
       expect((await deviceAuth.view(typed, '10.0.0.1')).userCode).toBe(user_code);
+    }
+  });
+
+  it('are stored only as an HMAC, and approve however they are typed', async () => {
+    platform = await startPlatform();
+    const typings = [
+      (code: string) => code.toLowerCase(),
+      (code: string) => code.replace('-', ''),
+      (code: string) => code.replace('-', '').toLowerCase(),
+    ];
+    const started = await Promise.all(typings.map(async () => (await start()).body as { device_code: string; user_code: string }));
+    const rows = await storedAuthorizations();
+    expect(rows).toHaveLength(typings.length);
+    for (const row of rows) expect(row).toMatchObject({ user_code: null, user_code_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const stored = JSON.stringify(rows).toUpperCase();
+    for (const { user_code } of started) {
+      expect(stored).not.toContain(user_code);
+      expect(stored).not.toContain(user_code.replace('-', ''));
+    }
+    for (const [index, { device_code, user_code }] of started.entries()) {
+      await approve(typings[index]!(user_code));
+      expect((await poll(device_code)).body).toEqual({ access_token: expect.stringMatching(/^svc_/), token_type: 'Bearer' });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import { mailRow } from '../mail-row.ts';
@@ -7,6 +7,9 @@ import type { PgDb } from './database.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
 import type { PgTx, Transact } from './transaction.ts';
+
+/** A device authorization's record: its row but user_code, the code in the clear that only rows of earlier versions hold. */
+const { userCode: _inClear, ...deviceAuthorizationColumns } = getTableColumns(deviceAuthorizations);
 
 const dueMails = (now: string, claimable: boolean) =>
   and(
@@ -47,11 +50,17 @@ export function createPostgresAuth(db: PgDb, transact: Transact): AuthStore {
         });
       },
       async findByDeviceCodeHash(hash) {
-        const [found] = await db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.deviceCodeHash, hash));
+        const [found] = await db
+          .select(deviceAuthorizationColumns)
+          .from(deviceAuthorizations)
+          .where(eq(deviceAuthorizations.deviceCodeHash, hash));
         return found;
       },
-      async findByUserCode(userCode) {
-        const [found] = await db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.userCode, userCode));
+      async findByUserCodeHash(hash) {
+        const [found] = await db
+          .select(deviceAuthorizationColumns)
+          .from(deviceAuthorizations)
+          .where(eq(deviceAuthorizations.userCodeHash, hash));
         return found;
       },
       async update(id, changes) {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import { mailRow } from '../mail-row.ts';
 import { backlogColumns } from '../backlog.ts';
@@ -6,6 +6,9 @@ import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
+
+/** A device authorization's record: its row but user_code, the code in the clear that only rows of earlier versions hold. */
+const { userCode: _inClear, ...deviceAuthorizationColumns } = getTableColumns(deviceAuthorizations);
 
 const dueMails = (now: string, claimable: boolean) =>
   and(
@@ -29,10 +32,10 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
         });
       },
       async findByDeviceCodeHash(hash) {
-        return db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.deviceCodeHash, hash)).get();
+        return db.select(deviceAuthorizationColumns).from(deviceAuthorizations).where(eq(deviceAuthorizations.deviceCodeHash, hash)).get();
       },
-      async findByUserCode(userCode) {
-        return db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.userCode, userCode)).get();
+      async findByUserCodeHash(hash) {
+        return db.select(deviceAuthorizationColumns).from(deviceAuthorizations).where(eq(deviceAuthorizations.userCodeHash, hash)).get();
       },
       async update(id, changes) {
         await write(() => db.update(deviceAuthorizations).set(changes).where(eq(deviceAuthorizations.id, id)).run());

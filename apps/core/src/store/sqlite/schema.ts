@@ -205,8 +205,17 @@ export const deviceAuthorizations = sqliteTable('device_authorizations', {
   id: text('id').primaryKey(),
   /** SHA-256 of the device code (256 random bits); the code itself is never stored. */
   deviceCodeHash: text('device_code_hash').notNull().unique(),
-  /** The 8 letters, without the dash. */
-  userCode: text('user_code').notNull().unique(),
+  /**
+   * HMAC of the user code (the 8 letters, without the dash) under the key derived from SVC_SECRET_KEY: whoever has the
+   * code can approve the sign-in, so the code itself is never stored. Null only in rows of earlier versions.
+   */
+  userCodeHash: text('user_code_hash').unique(),
+  /**
+   * The user code in the clear, as earlier versions wrote it; nothing writes or reads it now. Their rows, looked up by
+   * hash only, cannot be approved: they expire within the 15 minutes a sign-in request lasts (start again), and
+   * retention deletes them. The column stays while cores of an earlier version may still run beside these.
+   */
+  userCode: text('user_code').unique(),
   status: text('status', { enum: ['pending', 'approved', 'denied', 'spent'] }).notNull(),
   intervalSeconds: integer('interval_seconds').notNull(),
   lastPolledAt: text('last_polled_at'),
