@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 /** The header a request id comes in on and goes back out on, and that carries it on HTTP calls to core. */
 export const requestIdHeader = 'x-request-id';
@@ -10,8 +10,11 @@ const sentRequestId = /^[\w.:+/=-]{1,128}$/;
 /** W3C trace context: version-traceid-parentid-flags, lowercase hex; a later version may add fields after them. */
 const traceparent = /^([\da-f]{2})-([\da-f]{32})-([\da-f]{16})-([\da-f]{2})(-.*)?$/;
 
-/** A new request id: 128 random bits in hex, the shape of a W3C trace id. */
-export const newRequestId = (): string => randomBytes(16).toString('hex');
+/**
+ * A new request id: a random UUID's 32 hex digits, the shape of a W3C trace id. randomUUID draws from a cached pool of
+ * entropy; randomBytes made a system call for every request.
+ */
+export const newRequestId = (): string => randomUUID().replaceAll('-', '');
 
 /** The value when it is a request id we take, else undefined: nothing unbounded or unsafe reaches a log line. */
 export function validRequestId(value: unknown): string | undefined {
