@@ -22,6 +22,7 @@ const commandModules: Record<string, () => Promise<Register>> = {
   secrets: agents,
   flags: async () => (await import('./commands/flags.ts')).registerFlags,
   eval: async () => (await import('./commands/eval.ts')).registerEval,
+  mcp: async () => (await import('./commands/mcp.ts')).registerMcp,
   init: async () => (await import('./commands/init.ts')).registerInit,
   github,
 };
@@ -42,7 +43,8 @@ function commandOf(args: string[]): string | undefined {
   return undefined;
 }
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+/** The CLI's version, as `svc --version` prints it. */
+export const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** Usage errors are written as commander words them, or as the JSON error envelope under `--json`. */
 function usageError(text: string, write: (text: string) => void, json: boolean): void {

@@ -24,7 +24,10 @@ describe('svc init', () => {
     const { root, sub } = repository();
     const created = await runSvc(['init'], env, undefined, sub);
     expect(created).toMatchObject({ code: 0, stderr: '' });
-    expect(created.stdout).toBe(`Created ${join(root, 'AGENTS.md')} with a section about svc (workspace acme).\n`);
+    expect(created.stdout).toBe(
+      `Created ${join(root, 'AGENTS.md')} with a section about svc (workspace acme).\n` +
+        `Created ${join(root, '.mcp.json')} with the svc MCP server (svc mcp).\n`,
+    );
     expect(existsSync(join(sub, 'AGENTS.md'))).toBe(false);
     const written = readFileSync(join(root, 'AGENTS.md'), 'utf8');
     expect(written).toContain('workspace `acme`');
@@ -32,7 +35,12 @@ describe('svc init', () => {
     expect(loop.every((at, i) => at > (loop[i - 1] ?? 0))).toBe(true);
 
     const again = await runSvc(['init'], env, undefined, sub);
-    expect(again).toMatchObject({ code: 0, stdout: `${join(root, 'AGENTS.md')} already mentions svc: left it unchanged.\n` });
+    expect(again).toMatchObject({
+      code: 0,
+      stdout:
+        `${join(root, 'AGENTS.md')} already mentions svc: left it unchanged.\n` +
+        `${join(root, '.mcp.json')} already has an svc server: left it unchanged.\n`,
+    });
     expect(readFileSync(join(root, 'AGENTS.md'), 'utf8')).toBe(written);
   });
 
@@ -42,10 +50,8 @@ describe('svc init', () => {
     const before = Buffer.from('# Contributing\r\n\r\nRun `pnpm test` before pushing — ¡siempre! The auth-svc lives elsewhere.', 'utf8');
     writeFileSync(join(root, 'AGENTS.md'), before);
     const appended = await runSvc(['init'], env, undefined, root);
-    expect(appended).toMatchObject({
-      code: 0,
-      stdout: `Added a section about svc (workspace acme) to the end of ${join(root, 'AGENTS.md')}.\n`,
-    });
+    expect(appended).toMatchObject({ code: 0 });
+    expect(appended.stdout).toContain(`Added a section about svc (workspace acme) to the end of ${join(root, 'AGENTS.md')}.\n`);
     const after = readFileSync(join(root, 'AGENTS.md'));
     expect(after.subarray(0, before.length).equals(before)).toBe(true);
     expect(after.subarray(before.length).toString('utf8')).toMatch(
@@ -53,7 +59,12 @@ describe('svc init', () => {
     );
 
     const again = await runSvc(['init', '--json'], env, undefined, root);
-    expect(JSON.parse(again.stdout)).toEqual({ file: join(root, 'AGENTS.md'), workspace: 'acme', outcome: 'unchanged' });
+    expect(JSON.parse(again.stdout)).toEqual({
+      file: join(root, 'AGENTS.md'),
+      workspace: 'acme',
+      outcome: 'unchanged',
+      mcp: { file: join(root, '.mcp.json'), outcome: 'unchanged' },
+    });
     expect(readFileSync(join(root, 'AGENTS.md')).equals(after)).toBe(true);
   });
 
@@ -61,9 +72,10 @@ describe('svc init', () => {
     const { root } = repository();
     const before = 'Deploy with `svc push`; our own notes.\n';
     writeFileSync(join(root, 'AGENTS.md'), before);
-    const res = await runSvc(['init', '--json'], env, undefined, root);
+    const res = await runSvc(['init', '--json', '--no-mcp'], env, undefined, root);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({ file: join(root, 'AGENTS.md'), workspace: 'acme', outcome: 'unchanged' });
+    expect(existsSync(join(root, '.mcp.json'))).toBe(false);
     expect(readFileSync(join(root, 'AGENTS.md'), 'utf8')).toBe(before);
   });
 
@@ -72,12 +84,35 @@ describe('svc init', () => {
     execFileSync('git', ['init', '-q'], { cwd: repo });
     mkdirSync(join(repo, 'src'));
     const inGit = await runSvc(['init', '--workspace', 'acme', '--json'], env, undefined, join(repo, 'src'));
-    expect(JSON.parse(inGit.stdout)).toEqual({ file: join(repo, 'AGENTS.md'), workspace: 'acme', outcome: 'created' });
+    expect(JSON.parse(inGit.stdout)).toEqual({
+      file: join(repo, 'AGENTS.md'),
+      workspace: 'acme',
+      outcome: 'created',
+      mcp: { file: join(repo, '.mcp.json'), outcome: 'created' },
+    });
 
     const plain = tempDir('svc-init-plain-');
     const called = await runSvc(['init'], { ...env, SVC_WORKSPACE: 'acme', INIT_CWD: plain }, undefined, tempDir('svc-elsewhere-'));
     expect(called.code).toBe(0);
     expect(readFileSync(join(plain, 'AGENTS.md'), 'utf8')).toContain('workspace `acme`');
+  });
+
+  it('.mcp.json: adds the svc server beside the others, keeps every other key, and changes nothing when run again', async () => {
+    const { root } = repository();
+    const mine = { mcpServers: { github: { command: 'gh-mcp', env: { TOKEN: '${GITHUB_TOKEN}' } } }, inputs: [{ id: 'x' }] };
+    writeFileSync(join(root, '.mcp.json'), JSON.stringify(mine));
+    const added = await runSvc(['init'], env, undefined, root);
+    expect(added.stdout).toContain(`Added the svc MCP server (svc mcp) to ${join(root, '.mcp.json')}.\n`);
+    const written = readFileSync(join(root, '.mcp.json'), 'utf8');
+    expect(JSON.parse(written)).toEqual({ ...mine, mcpServers: { ...mine.mcpServers, svc: { command: 'svc', args: ['mcp'] } } });
+    expect((await runSvc(['init'], env, undefined, root)).stdout).toContain('already has an svc server: left it unchanged');
+    expect(readFileSync(join(root, '.mcp.json'), 'utf8')).toBe(written);
+
+    const broken = repository().root;
+    writeFileSync(join(broken, '.mcp.json'), '{ "mcpServers": ');
+    const refused = await runSvc(['init'], env, undefined, broken);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('.mcp.json is not valid JSON: left it unchanged')]);
+    expect(readFileSync(join(broken, '.mcp.json'), 'utf8')).toBe('{ "mcpServers": ');
   });
 
   it('needs a workspace: a usage error naming the ways to give one, and no file', async () => {

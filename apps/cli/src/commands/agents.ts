@@ -1,20 +1,12 @@
-import { BinaryFileError, readBundleFiles } from '@svc/agent-runtime/files';
-import { environmentForBranch, type VersionView } from '@svc/domain';
+import type { VersionView } from '@svc/domain';
 import type { Command } from 'commander';
 import { Api } from '../api.ts';
+import { type Deployment, pushWorkingTree } from '../deploy.ts';
 import { globalOptions, requireCredential } from '../context.ts';
 import { CliError, exitCodes } from '../errors.ts';
 import { printJson, printTable } from '../output.ts';
-import { findRepoRoot, gitState } from '../repo.ts';
 import { readSecret } from '../stdin.ts';
 import { resolveWorkspace } from '../workspace.ts';
-
-interface Deployment {
-  environment: string;
-  version: VersionView;
-  created: boolean;
-  missing_secrets: string[];
-}
 
 /** A deploy succeeds without the secrets its tools use; their calls fail until the secrets are set. */
 function warnOfMissingSecrets({ environment, missing_secrets: missing }: Deployment): void {
@@ -41,15 +33,8 @@ export function registerAgents(program: Command): void {
     .description("deploy this repository's agents to the current branch's environment (preview on a detached HEAD)")
     .option('--env <name>', 'deploy to this environment instead')
     .action(async (opts: { env?: string }, command: Command) => {
-      const root = findRepoRoot();
-      if (!root) throw new CliError('no svc.yaml here or in any parent folder', exitCodes.usage);
       const { api, options, base } = await workspaceApi(command);
-      const { paths, dirty, ...git } = await gitState(root);
-      const environment = opts.env ?? environmentForBranch(git.branch);
-      const files = await readBundleFiles(root, paths).catch((error: unknown) => {
-        throw error instanceof BinaryFileError ? new CliError(error.message, exitCodes.usage, 'binary_file') : error;
-      });
-      const deployed = await api.request<Deployment>('POST', `${base}/deployments`, { environment, files, git });
+      const { dirty, ...deployed } = await pushWorkingTree(api, base, opts.env);
       warnOfMissingSecrets(deployed);
       if (options.json) return printJson({ ...deployed, dirty });
       const what = deployed.created ? 'Created' : 'Unchanged content:';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { globalOptions } from '../context.ts';
 import { CliError } from '../errors.ts';
+import { addMcpEntry, type McpOutcome } from '../mcp-config.ts';
 import { printJson } from '../output.ts';
 import { findGitRoot, findRepoRoot, invokedFrom } from '../repo.ts';
 import { resolveWorkspace } from '../workspace.ts';
@@ -19,6 +20,9 @@ eval case too. To work on them:
    knowledge (\`agents/<slug>/knowledge/\`). Never special-case the exact sentence of a flagged conversation.
 3. \`svc push\` deploys the branch to its own environment (\`feat/x\` to \`feat-x\`).
 4. \`svc eval\` replays every eval case on that environment; it exits 1 while any case fails.
+
+The same loop is served as MCP tools by \`svc mcp\` (\`flags_digest\`, \`push\`, \`run_evals\`, \`eval_report\`...), which
+\`.mcp.json\` starts for coding agents that read it.
 `;
 
 /**
@@ -56,8 +60,9 @@ async function writeSection(file: string, section: string): Promise<Outcome> {
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description("write a section about svc into the repository's AGENTS.md, for coding agents")
-    .action(async (_opts, command: Command) => {
+    .description("write a section about svc into the repository's AGENTS.md, and the svc MCP server into its .mcp.json, for coding agents")
+    .option('--no-mcp', 'leave .mcp.json alone')
+    .action(async (opts: { mcp: boolean }, command: Command) => {
       const options = globalOptions(command);
       const workspace = await resolveWorkspace(command);
       const root = findRepoRoot() ?? (await findGitRoot()) ?? invokedFrom();
@@ -65,12 +70,19 @@ export function registerInit(program: Command): void {
       const outcome = await writeSection(file, agentsSection(workspace)).catch((error: Error) => {
         throw new CliError(`cannot write ${file}: ${error.message}`);
       });
-      if (options.json) return printJson({ file, workspace, outcome });
+      const mcpFile = join(root, '.mcp.json');
+      const mcp = opts.mcp ? { file: mcpFile, outcome: await addMcpEntry(mcpFile) } : undefined;
+      if (options.json) return printJson({ file, workspace, outcome, ...(mcp && { mcp }) });
       const said: Record<Outcome, string> = {
         created: `Created ${file} with a section about svc (workspace ${workspace}).`,
         appended: `Added a section about svc (workspace ${workspace}) to the end of ${file}.`,
         unchanged: `${file} already mentions svc: left it unchanged.`,
       };
-      process.stdout.write(`${said[outcome]}\n`);
+      const mcpSaid: Record<McpOutcome, string> = {
+        created: `Created ${mcpFile} with the svc MCP server (svc mcp).`,
+        added: `Added the svc MCP server (svc mcp) to ${mcpFile}.`,
+        unchanged: `${mcpFile} already has an svc server: left it unchanged.`,
+      };
+      process.stdout.write(`${said[outcome]}\n${mcp ? `${mcpSaid[mcp.outcome]}\n` : ''}`);
     });
 }

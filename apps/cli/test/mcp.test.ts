@@ -1,0 +1,142 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { removeTempDirs, request, tempDir } from '@svc/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
+import { runSvc } from './run-svc.ts';
+
+const demo = fileURLToPath(new URL('../../../examples/demo', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+const note = 'Greets the visitor with "Welcome to Acme".';
+
+let platform: TestPlatform;
+let token: string;
+let repo: string;
+const clients: Client[] = [];
+
+const api = (path: string, init: { json?: unknown; method?: string; token?: string } = {}) =>
+  request(`${platform.url}/api/developer/v1/demo${path}`, { token, ...init });
+const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' }).toString().trim();
+
+/** `svc mcp` in the repository, as a coding agent starts it, driven by the SDK's own client over stdio. */
+async function connect(as: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp'],
+    cwd: repo,
+    env: {
+      PATH: process.env.PATH ?? '',
+      SVC_BASE_URL: platform.url,
+      SVC_TOKEN: as,
+      XDG_CONFIG_HOME: tempDir(),
+      SVC_TEST_RUN: process.env.SVC_TEST_RUN ?? '',
+    },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'svc-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const textOf = (result: Awaited<ReturnType<Client['callTool']>>) => (result.content as { type: string; text: string }[])[0]!.text;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  token = await createUserWithToken(platform, 'ada@example.com');
+  const env = { SVC_BASE_URL: platform.url, SVC_TOKEN: token, XDG_CONFIG_HOME: tempDir() };
+  expect((await runSvc(['workspaces', 'create', 'demo'], env)).code).toBe(0);
+  repo = tempDir('svc-repo-');
+  cpSync(demo, repo, { recursive: true });
+  git('init', '-q', '-b', 'feat/welcome');
+  expect((await runSvc(['push', '--env', 'live'], env, undefined, repo)).code).toBe(0);
+  // A supervisor flags live's greeting with what it should have said: the flag's case.
+  const chat = await request(`${platform.url}/api/v1/demo/chats`, { token, json: { agent: 'support', environment: 'live' } });
+  const sent = await request(`${platform.url}/api/v1/demo/chats/${chat.body.chat_id}/messages`, { token, json: { text: 'hello' } });
+  expect((await api('/flags', { json: { message_id: sent.body.message_id, note } })).status).toBe(201);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await platform?.stop();
+  removeTempDirs();
+});
+
+describe('svc mcp', () => {
+  it('serves the loop from a flag to a fix: read the digest, push a fix, run the evals with progress, read the report', async () => {
+    const client = await connect(token);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      ['eval_report', 'flags_digest', 'get_eval_run', 'list_eval_cases', 'list_flags', 'push', 'run_evals'].sort(),
+    );
+    for (const tool of tools)
+      expect([tool.name, tool.description!.length > 40, tool.inputSchema.type]).toEqual([tool.name, true, 'object']);
+
+    // The digest, byte for byte the text of GET …/flags.md, as a tool and as a resource.
+    const digest = String((await api('/flags.md')).body);
+    expect(digest).toContain(note);
+    expect(textOf(await client.callTool({ name: 'flags_digest', arguments: {} }))).toBe(digest);
+    const resource = await client.readResource({ uri: 'svc://demo/flags.md' });
+    expect(resource.contents).toEqual([{ uri: 'svc://demo/flags.md', mimeType: 'text/markdown', text: digest }]);
+    const listed = JSON.parse(textOf(await client.callTool({ name: 'list_flags', arguments: {} }))) as { flags: { note: string }[] };
+    expect(listed.flags.map((flag) => flag.note)).toEqual([note]);
+    const cases = JSON.parse(textOf(await client.callTool({ name: 'list_eval_cases', arguments: { agent: 'support' } })));
+    expect(cases.cases.map((c: { expected: string }) => c.expected)).toEqual([note]);
+
+    // The fix, pushed to the branch's environment.
+    const manifest = join(repo, 'agents/support/agent.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('fallback: "I can check', 'fallback: "Welcome to Acme! I can check'));
+    const pushed = JSON.parse(textOf(await client.callTool({ name: 'push', arguments: {} })));
+    expect(pushed).toMatchObject({ environment: 'feat-welcome', created: true, version: { number: 2 } });
+
+    // The evals on it, waited for: a progress notification as cases finish, then the summary.
+    const progress: Progress[] = [];
+    const ran = await client.callTool({ name: 'run_evals', arguments: { wait: true } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    });
+    expect(ran.isError).toBeFalsy();
+    const summary = textOf(ran);
+    expect(summary).toContain('Evals on feat-welcome (v2): passed');
+    expect(summary).toContain('1 case: 1 passed, 0 failed, 0 errors, 0 regressions.');
+    expect(progress.at(-1)).toMatchObject({ progress: 1, total: 1, message: expect.stringContaining('1 of 1 cases done: 1 passed') });
+
+    // Without wait: the id at once; the run and its report by id.
+    const started = textOf(await client.callTool({ name: 'run_evals', arguments: { environment: 'live' } }));
+    const id = /Started eval run (\S+) of 1 cases on live/.exec(started)?.[1];
+    expect(id).toBeDefined();
+    await expect
+      .poll(async () => JSON.parse(textOf(await client.callTool({ name: 'get_eval_run', arguments: { id } }))).finished)
+      .toBe(true);
+    const run = JSON.parse(textOf(await client.callTool({ name: 'get_eval_run', arguments: { id } })));
+    expect(run).toMatchObject({ id, environment: 'live', failed: 1 });
+    expect(textOf(await client.callTool({ name: 'eval_report', arguments: { id } }))).toBe(
+      String((await api(`/evals/runs/${id}.md`)).body),
+    );
+  });
+
+  it('answers what the token may not do as tool errors carrying the error code', async () => {
+    const supervisor = await createUserWithToken(platform, 'sam@example.com');
+    const { identity, store } = platform.core.services;
+    const workspace = (await store.workspaces.findBySlug('demo'))!.id;
+    await store.workspaces.addMember(
+      workspace,
+      (await identity.findOrCreateUser('sam@example.com')).id,
+      'supervisor',
+      new Date().toISOString(),
+    );
+    const client = await connect(supervisor);
+
+    // A supervisor reads the flags, but neither deploys nor starts runs.
+    expect(textOf(await client.callTool({ name: 'flags_digest', arguments: {} }))).toContain(note);
+    for (const name of ['push', 'run_evals']) {
+      const refused = await client.callTool({ name, arguments: {} });
+      expect([name, refused.isError, JSON.parse(textOf(refused)).error.code]).toEqual([name, true, 'forbidden']);
+    }
+    const unknown = await client.callTool({ name: 'get_eval_run', arguments: { id: 'run_unknown' } });
+    expect([unknown.isError, JSON.parse(textOf(unknown)).error.code]).toEqual([true, 'eval_run_not_found']);
+  });
+});
