@@ -1,5 +1,6 @@
 import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
 import { largestFitting } from './github-limits.ts';
+import { passRateLine } from './pass-rate.ts';
 import { code, count, inline, plural } from './markdown.ts';
 import { caseLine } from './run-case.ts';
 import { runCounts, runModels, unfinished } from './run-summary.ts';
@@ -94,6 +95,7 @@ function render({ workspace, run, baseline, url, commit }: FinishedPreview, rows
   const parts = [
     `## ${icons[runVerdict(run)]} svc evals: ${runVerdictText(run)}`,
     where.filter(Boolean).join(' · '),
+    passRateLine(run, baseline),
     runCounts(run, run.results, baseline),
     ...unfinished(run),
     ...list(

@@ -5,6 +5,7 @@ import { EvalRunPage } from './pages/eval-run.tsx';
 import { EvalRunsPage } from './pages/eval-runs.tsx';
 import { agentEvalsPath, evalRunPath } from './paths.ts';
 import { sendPage } from './render.tsx';
+import { environmentTrends, liveCaseHistories, stripResults } from './trends.ts';
 
 /** The visitor's messages as typed, one per line; blank lines are not messages. */
 const turnsField = (req: Request) =>
@@ -38,12 +39,24 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
       const workspace = String(req.params.workspace);
       const agent = String(req.params.agent);
       const caller = session.caller(req);
-      const [{ cases }, { flags }] = await Promise.all([
+      const [{ cases }, { flags }, histories] = await Promise.all([
         core.evals.cases.list.query({ workspace, agent }, caller),
         core.flags.list.query({ workspace, status: 'all' }, caller),
+        liveCaseHistories(core, workspace, caller),
       ]);
       const flaggedReplies = new Map(flags.map((f) => [f.id, { chat_id: f.chat_id, message_id: f.message_id }]));
-      sendPage(res, <EvalCasesPage viewer={signedIn} workspace={workspace} agent={agent} cases={cases} flaggedReplies={flaggedReplies} />);
+      sendPage(
+        res,
+        <EvalCasesPage
+          viewer={signedIn}
+          workspace={workspace}
+          agent={agent}
+          cases={cases}
+          flaggedReplies={flaggedReplies}
+          histories={histories}
+          slots={stripResults}
+        />,
+      );
     }),
   );
   routes.post(
@@ -84,13 +97,23 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
       const environment = queryValue(req, 'environment');
       const limit = queryValue(req, 'limit');
       // Core checks the query as the API's: a bad value answers as a page saying which.
+      const caller = session.caller(req);
       const { runs, next_cursor } = await core.evals.runs.list.query(
         { workspace, environment, limit: limit === undefined ? undefined : Number(limit), cursor: queryValue(req, 'cursor') },
-        session.caller(req),
+        caller,
       );
+      const { trends, live } = await environmentTrends(core, workspace, caller, environment);
       sendPage(
         res,
-        <EvalRunsPage viewer={signedIn} workspace={workspace} runs={runs} environment={environment} nextCursor={next_cursor} />,
+        <EvalRunsPage
+          viewer={signedIn}
+          workspace={workspace}
+          runs={runs}
+          environment={environment}
+          nextCursor={next_cursor}
+          trends={trends}
+          live={live}
+        />,
       );
     }),
   );

@@ -1,8 +1,10 @@
 import { allowsChange, type EvalCaseView } from '@svc/domain';
+import { CaseStrip } from '../components/case-strip.tsx';
 import { CsrfField } from '../components/csrf-field.tsx';
 import { Layout } from '../components/layout.tsx';
 import { When } from '../components/when.tsx';
 import { agentEvalsPath, chatPath, evalCasePath, evalRunsPath } from '../paths.ts';
+import type { CaseResult } from '../trends.ts';
 import { roleIn, type Viewer } from '../viewer.ts';
 
 /** Where a flag's reply is: its case links there. */
@@ -18,6 +20,10 @@ export interface EvalCasesPageProps {
   cases: EvalCaseView[];
   /** The reply of each flag that made one of the cases, by flag id. */
   flaggedReplies: Map<string, FlaggedReply>;
+  /** Each case's results in live's last finished runs, oldest first. */
+  histories: Map<string, CaseResult[]>;
+  /** How many results a strip has room for. */
+  slots: number;
 }
 
 /** The visitor's messages and the outcome expected, as the add and edit forms take them: one message per line. */
@@ -54,7 +60,7 @@ function Origin({
  * An agent's eval cases: those made from flags (changed through their flag, on the flagged reply's chat) and those
  * added by hand, which can be edited and removed here.
  */
-export function EvalCasesPage({ viewer, workspace, agent, cases, flaggedReplies }: EvalCasesPageProps) {
+export function EvalCasesPage({ viewer, workspace, agent, cases, flaggedReplies, histories, slots }: EvalCasesPageProps) {
   const csrf = <CsrfField token={viewer.csrfToken} />;
   const role = roleIn(viewer, workspace);
   return (
@@ -83,6 +89,7 @@ export function EvalCasesPage({ viewer, workspace, agent, cases, flaggedReplies 
                 <span className="muted">Expected: </span>
                 {c.expected}
               </p>
+              <CaseStrip results={(histories.get(c.id) ?? []).slice(-slots)} slots={slots} />
               {'created_by' in c.origin && !allowsChange(role, c.origin.created_by, viewer.email, 'writeCases', 'changeAnyCase') ? (
                 <p className="muted">Only {c.origin.created_by} or a developer changes it.</p>
               ) : 'created_by' in c.origin ? (

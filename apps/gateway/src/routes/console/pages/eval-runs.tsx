@@ -1,5 +1,6 @@
 import type { EvalRunView } from '@svc/domain';
 import { Layout } from '../components/layout.tsx';
+import { PassRateTrend } from '../components/pass-rate-trend.tsx';
 import { RunCounts, RunVerdict } from '../components/run-verdict.tsx';
 import { When } from '../components/when.tsx';
 import { evalRunPath, evalRunsPath } from '../paths.ts';
@@ -12,10 +13,14 @@ export interface EvalRunsPageProps {
   /** The environment the list is narrowed to, if any. */
   environment?: string;
   nextCursor: string | null;
+  /** Each environment's finished runs, oldest first, for its pass rate trend. */
+  trends: { environment: string; runs: EvalRunView[] }[];
+  /** Live's latest finished run. */
+  live: EvalRunView | null;
 }
 
 /** A workspace's eval runs, newest first: where each ran, on which version, and how it came out. */
-export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor }: EvalRunsPageProps) {
+export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor, trends, live }: EvalRunsPageProps) {
   const pageLink = (cursor?: string) => {
     const query = new URLSearchParams(Object.entries({ environment, cursor }).filter((e): e is [string, string] => !!e[1]));
     return `${evalRunsPath(workspace)}${query.size ? `?${query}` : ''}`;
@@ -27,6 +32,14 @@ export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor 
         <p>
           <a href={evalRunsPath(workspace)}>Every environment</a>
         </p>
+      )}
+      {trends.length > 0 && (
+        <section aria-labelledby="pass-rates" className="trends">
+          <h2 id="pass-rates">Pass rate of the last finished runs</h2>
+          {trends.map((trend) => (
+            <PassRateTrend key={trend.environment} workspace={workspace} {...trend} live={live} />
+          ))}
+        </section>
       )}
       {runs.length ? (
         <table className="stacked runs">

@@ -1,0 +1,67 @@
+import { type EvalRunDetailView, type EvalRunView, maxPageLimit, type Verdict } from '@svc/domain';
+import type { CallOptions, CoreClient } from '../../core-client.ts';
+
+/** How many finished runs an environment's trend shows, and how many live results a case's strip shows. */
+export const trendRuns = 30;
+export const stripResults = 10;
+
+/** The runs a trend is drawn from: finished ones with cases (a cancelled run says nothing of the agent), oldest first. */
+export const finishedRuns = (newestFirst: EvalRunView[], max: number): EvalRunView[] =>
+  newestFirst
+    .filter((run) => run.status === 'finished' && run.cases > 0)
+    .slice(0, max)
+    .reverse();
+
+/** One result in a case's strip: the run, its version, and the case's verdict there. */
+export interface CaseResult {
+  runId: string;
+  version: number;
+  verdict: Verdict;
+}
+
+/** Each case's results in the given runs, oldest run first; a case a run did not replay has no result there. */
+export function caseHistories(oldestFirst: EvalRunDetailView[]): Map<string, CaseResult[]> {
+  const histories = new Map<string, CaseResult[]>();
+  for (const run of oldestFirst) {
+    for (const result of run.results) {
+      const history = histories.get(result.case_id) ?? [];
+      history.push({ runId: run.id, version: run.version.number, verdict: result.verdict });
+      histories.set(result.case_id, history);
+    }
+  }
+  return histories;
+}
+
+/** A case is flaky when its verdict flips between two runs of the same version: nothing changed but the dice. */
+export const isFlaky = (history: CaseResult[]): boolean =>
+  history.some((result, i) => i > 0 && result.version === history[i - 1]!.version && result.verdict !== history[i - 1]!.verdict);
+
+/** The environment whose latest finished run other environments' trends are read against. */
+const live = 'live';
+
+/**
+ * The trend of each environment with finished runs (`only` narrows it to one), from its newest page of runs, and
+ * live's latest finished run.
+ */
+export async function environmentTrends(core: CoreClient, workspace: string, caller: CallOptions, only?: string) {
+  const names = only ? [only] : (await core.agents.environments.query({ workspace }, caller)).environments.map((e) => e.name);
+  const pages = await Promise.all(
+    [...new Set([...names, live])].map(async (environment) => {
+      const { runs } = await core.evals.runs.list.query({ workspace, environment, limit: maxPageLimit }, caller);
+      return { environment, runs: finishedRuns(runs, trendRuns) };
+    }),
+  );
+  return {
+    trends: pages.filter(({ environment, runs }) => names.includes(environment) && runs.length > 0),
+    live: pages.find(({ environment }) => environment === live)?.runs.at(-1) ?? null,
+  };
+}
+
+/** Each case's results in live's last finished runs. */
+export async function liveCaseHistories(core: CoreClient, workspace: string, caller: CallOptions): Promise<Map<string, CaseResult[]>> {
+  const { runs } = await core.evals.runs.list.query({ workspace, environment: live, limit: maxPageLimit }, caller);
+  const details = await Promise.all(
+    finishedRuns(runs, stripResults).map((run) => core.evals.runs.get.query({ workspace, id: run.id }, caller)),
+  );
+  return caseHistories(details);
+}
