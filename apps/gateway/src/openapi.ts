@@ -1,4 +1,4 @@
-import { type ErrorCode, errorDetails, errorEnvelope, errorStatus, idempotencyKey, oauthErrorName } from '@svc/domain';
+import { type ErrorCode, errorDetails, errorEnvelope, errorStatus, fieldErrorCodesOf, idempotencyKey, oauthErrorName } from '@svc/domain';
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import type { Endpoint } from './http/endpoint.ts';
@@ -12,13 +12,17 @@ const bodyErrors: ErrorCode[] = [
   'payload_too_large',
 ];
 
-/** Every error code the endpoint answers: its own, and those its auth, body, parameters and writes bring. */
+/**
+ * Every error code the endpoint answers: its own, and those its auth, body, parameters and writes bring, with the
+ * codes of its fields (a test number's `invalid_phone_number`).
+ */
 function errorCodesOf(ep: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(ep.errors);
   if (ep.auth) codes.add('unauthorized');
   if (ep.body) for (const code of bodyErrors) codes.add(code);
   if (ep.acceptsForm) codes.add('too_many_parameters');
   if (ep.params || ep.query || ep.idempotent) codes.add('invalid_request');
+  for (const schema of [ep.body, ep.params, ep.query]) if (schema) for (const code of fieldErrorCodesOf(schema)) codes.add(code);
   // A unique index of the store refusing a write that raced another.
   if (ep.method !== 'get') codes.add('conflict');
   codes.add('core_unavailable');

@@ -14,9 +14,12 @@ export function environmentForBranch(branch: string | undefined): string {
   return name || 'preview';
 }
 
+// `.max()` after the pattern, which already bounds the length: the pattern's message stays the one answered, and the
+// OpenAPI document states maxLength too (a path parameter's, among others).
 export const environmentName = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'expected an environment name: lowercase letters, digits and dashes')
+  .max(40)
   .meta({ example: 'feat-refund-flow' });
 
 /** An agent's folder name under `agents/`. */
@@ -79,12 +82,17 @@ export const environmentList = z
 export const publishInput = z
   .object({
     from: environmentName
-      .refine((name) => name !== 'live', 'live cannot be published to itself: publish from another environment, such as preview')
+      // A pattern rather than a refinement, so that the OpenAPI document states it.
+      .regex(/^(?!live$)/, 'live cannot be published to itself: publish from another environment, such as preview')
       .default('preview'),
   })
   .meta({ id: 'Publish' });
 
-export const secretName = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an UPPER_SNAKE_CASE name');
+export const secretName = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an UPPER_SNAKE_CASE name')
+  .max(64)
+  .meta({ example: 'API_KEY' });
 export const secretValueInput = z.object({ value: z.string().min(1).max(10_000) }).meta({ id: 'SecretValue' });
 export const secretList = z
   .object({ secrets: z.array(z.object({ name: z.string(), updated_at: z.iso.datetime() })) })

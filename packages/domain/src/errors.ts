@@ -183,6 +183,26 @@ function fieldCode(schema: z.core.$ZodType | undefined, path: readonly PropertyK
 }
 
 /**
+ * The codes registered in `fieldErrorCodes` for the fields of `schema`, at any depth `fieldCode` looks: the codes
+ * besides `invalid_request` that a violation of the schema can be answered with.
+ */
+export function fieldErrorCodesOf(schema: z.core.$ZodType): ErrorCode[] {
+  const codes = new Set<ErrorCode>();
+  const visit = (node: z.core.$ZodType, isField: boolean): void => {
+    const own = fieldErrorCodes.get(node)?.code;
+    if (own && isField) codes.add(own);
+    const def = defOf(node);
+    if (def.innerType) visit(def.innerType, isField);
+    else if (def.type === 'pipe' && def.in) visit(def.in, isField);
+    else if (def.type === 'object') for (const field of Object.values(def.shape ?? {})) visit(field, true);
+    else if (def.type === 'array' && def.element) visit(def.element, true);
+    else if (def.type === 'record' && def.valueType) visit(def.valueType, true);
+  };
+  visit(schema, false);
+  return [...codes];
+}
+
+/**
  * A schema violation as a client sees it: `invalid_request` naming the first field at fault, or the code that
  * field's schema registers in `fieldErrorCodes`. `schemas` are those the input was checked against (a tRPC
  * procedure checks several in turn).

@@ -49,7 +49,12 @@ export type CreateEvalCaseInput = z.infer<typeof createEvalCaseInput>;
 export const updateEvalCaseInput = createEvalCaseInput
   .partial()
   .refine((input) => Object.keys(input).length > 0, { message: 'give agent, turns or expected' })
-  .meta({ id: 'UpdateEvalCaseRequest' });
+  // What the refinement refuses, as the OpenAPI document can say it: `{}`, and unknown fields alone (they are dropped).
+  .meta({
+    id: 'UpdateEvalCaseRequest',
+    minProperties: 1,
+    anyOf: Object.keys(createEvalCaseInput.shape).map((field) => ({ required: [field] })),
+  });
 export type UpdateEvalCaseInput = z.infer<typeof updateEvalCaseInput>;
 
 export const evalCaseQuery = z.object({ agent: agentSlug.optional().meta({ description: "Only this agent's cases" }) });
@@ -74,7 +79,7 @@ export const startRunInput = z
       .min(1)
       .max(maxRepeat)
       .optional()
-      .meta({ description: 'Replays that must pass for the case to pass; `repeat` when left out' }),
+      .meta({ description: 'Replays that must pass for the case to pass, at most `repeat`; `repeat` when left out' }),
   })
   .refine((input) => input.min_pass === undefined || input.min_pass <= (input.repeat ?? 1), {
     message: 'min_pass must not exceed repeat',

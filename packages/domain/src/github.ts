@@ -7,19 +7,33 @@ export const githubBodyLimit = 65_536;
 /** The title of the one issue that holds a repository's flags digest. */
 export const flagsIssueTitle = 'Service flags';
 
-/**
- * A GitHub repository as `owner/name`: an account name (letters, digits, single dashes inside, up to 39) and a
- * repository name (letters, digits, `.`, `-`, `_`, up to 100, neither `.` nor `..`). Matched case-insensitively.
- */
+/** A GitHub account name: letters, digits and single dashes inside, up to 39. */
+const accountName = String.raw`[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}`;
+/** A GitHub repository's own name: letters, digits, `.`, `-` and `_`, up to 100, neither `.` nor `..`. */
+const ownName = String.raw`(?!\.\.?$)[A-Za-z0-9._-]{1,100}`;
+
+/** A GitHub repository as `owner/name`, an account name and the repository's own. Matched case-insensitively. */
 export const repositoryName = z
   .string()
   .max(140)
-  .regex(
-    /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}\/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/,
-    'expected a GitHub repository as owner/name, e.g. acme/support-bot',
-  )
+  .regex(new RegExp(String.raw`^${accountName}\/${ownName}$`), 'expected a GitHub repository as owner/name, e.g. acme/support-bot')
   .meta({ example: 'acme/support-bot' })
   .register(fieldErrorCodes, { code: 'invalid_repository' });
+
+/**
+ * A repository in a path, `:owner/:repo`. Core checks the two together as a `repositoryName` (`invalid_repository`,
+ * field `repository`), so here each part only carries its share of that pattern for the OpenAPI document to state.
+ */
+export const repositoryPath = z.object({
+  owner: z
+    .string()
+    .max(100)
+    .meta({ pattern: `^${accountName}$`, example: 'acme' }),
+  repo: z
+    .string()
+    .max(100)
+    .meta({ pattern: `^${ownName}$`, example: 'support-bot' }),
+});
 
 export const createGithubLinkInput = z.object({ repository: repositoryName }).meta({ id: 'GithubLinkInput' });
 

@@ -6,13 +6,20 @@ import { fieldErrorCodes } from './errors.ts';
 export const maxFailedAttempts = 5;
 export const codeLength = 6;
 
-/** A phone number in E.164 (`+` and 8 to 15 digits) that libphonenumber-js finds valid. */
+const phoneNumberMessage = 'expected a valid phone number in E.164 format, such as +56912345678';
+
+/**
+ * A phone number in E.164 (`+` and 7 to 15 digits, the first not 0) that libphonenumber-js finds valid. The E.164
+ * shape is a pattern, which the OpenAPI document states; a number off it is not parsed (`abort`).
+ */
 export const phoneNumber = z
   .string()
-  .refine((value) => /^\+[1-9]\d{6,14}$/.test(value) && parsePhoneNumberFromString(value)?.isValid() === true, {
-    message: 'expected a valid phone number in E.164 format, such as +56912345678',
+  .regex(/^\+[1-9]\d{6,14}$/, { message: phoneNumberMessage, abort: true })
+  .refine((value) => parsePhoneNumberFromString(value)?.isValid() === true, { message: phoneNumberMessage })
+  .meta({
+    example: '+56912345678',
+    description: "E.164: a leading +, the country code and the number; a number its country's numbering plan allows",
   })
-  .meta({ example: '+56912345678', description: 'E.164: a leading +, the country code and the number' })
   .register(fieldErrorCodes, { code: 'invalid_phone_number' });
 
 /** A one-time code as typed: 4 to 10 digits. */

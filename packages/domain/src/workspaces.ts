@@ -16,7 +16,8 @@ export const workspaceSlug = z
 export const createWorkspaceInput = z
   .object({
     slug: workspaceSlug,
-    name: displayText(z.string().trim().min(1).max(100)).optional(),
+    // Trimmed before its checks: a name of spaces alone is empty, which only a pattern can tell a client.
+    name: displayText(z.string().trim().min(1).max(100)).regex(/\S/, 'must not be blank').optional(),
   })
   .meta({ id: 'CreateWorkspaceRequest' });
 export type CreateWorkspaceInput = z.infer<typeof createWorkspaceInput>;

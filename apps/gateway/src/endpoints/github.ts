@@ -1,9 +1,8 @@
-import { createGithubLinkInput, githubLink, githubLinkList, workspacePath } from '@svc/domain';
-import { z } from 'zod';
+import { createGithubLinkInput, githubLink, githubLinkList, repositoryPath, workspacePath } from '@svc/domain';
 import { endpoint } from '../http/endpoint.ts';
 
 const links = '/api/developer/v1/:workspace/github/links';
-const linkPath = workspacePath.extend({ owner: z.string().max(100), repo: z.string().max(100) });
+const linkPath = workspacePath.extend(repositoryPath.shape);
 
 export const githubEndpoints = [
   endpoint({

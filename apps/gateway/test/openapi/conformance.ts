@@ -2,7 +2,8 @@ import { type JsonResponse, type RequestOptions, request } from '@svc/testkit';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-type Schema = Record<string, unknown>;
+/** A JSON Schema of the document, as read from it. */
+export type Schema = Record<string, unknown>;
 interface Header {
   required?: boolean;
   schema?: Schema;
@@ -12,13 +13,20 @@ interface Response {
   headers?: Record<string, Header>;
   'x-error-codes'?: string[];
 }
+/** A path, query or header parameter of an operation, with its schema. */
+export interface Parameter {
+  in: string;
+  name: string;
+  required?: boolean;
+  schema: Schema;
+}
 interface Operation {
   operationId: string;
-  parameters?: { in: string; name: string }[];
-  requestBody?: { content: Record<string, unknown> };
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, Response>;
 }
-type Document = { paths: Record<string, Record<string, Operation>> };
+type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
 
 /** One operation of the served document. */
 export interface DocumentedOperation {
@@ -34,6 +42,10 @@ export interface DocumentedOperation {
   headers: string[];
   /** The query parameters it documents. */
   query: string[];
+  /** Its path and query parameters, with their schemas. */
+  parameters: Parameter[];
+  /** The schema of its JSON request body, and whether a body must be sent. */
+  jsonBody?: { schema: Schema; required: boolean };
 }
 
 /** A request to an operation named by its operationId; the path comes from the document. */
@@ -54,6 +66,10 @@ export interface Conformance {
   operations: DocumentedOperation[];
   /** What was answered so far: `operationId status` and `operationId status code`. */
   checked: Set<string>;
+  /** Whether a schema of the document takes the value, its `$ref`s read in the document. */
+  accepts(schema: Schema, value: unknown): boolean;
+  /** The schema a `$ref` of the document names; any other schema as it is. */
+  resolve(schema: Schema): Schema;
 }
 
 const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -85,15 +101,20 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
   ajv.addSchema(doc, 'openapi.json');
   const checked = new Set<string>();
   const operations: DocumentedOperation[] = Object.entries(doc.paths).flatMap(([template, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({
-      operationId: op.operationId,
-      method,
-      template,
-      statuses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, r['x-error-codes'] ?? []])),
-      bodyTypes: Object.keys(op.requestBody?.content ?? {}),
-      headers: (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name),
-      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
-    })),
+    Object.entries(methods).map(([method, op]) => {
+      const json = op.requestBody?.content['application/json'];
+      return {
+        operationId: op.operationId,
+        method,
+        template,
+        statuses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, r['x-error-codes'] ?? []])),
+        bodyTypes: Object.keys(op.requestBody?.content ?? {}),
+        headers: (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name),
+        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+        parameters: (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query'),
+        ...(json ? { jsonBody: { schema: json.schema, required: op.requestBody?.required ?? false } } : {}),
+      };
+    }),
   );
 
   const validators = new Map<string, ValidateFunction>();
@@ -101,6 +122,22 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
     const check = validators.get(ref) ?? ajv.compile({ $ref: `openapi.json#/${ref}` });
     validators.set(ref, check);
     if (!check(value)) throw new Error(`${what}: ${ajv.errorsText(check.errors)}`);
+  }
+
+  // A schema taken out of the document reads its `$ref`s there.
+  const accepting = new Map<string, ValidateFunction>();
+  function accepts(schema: Schema, value: unknown): boolean {
+    const text = JSON.stringify(schema).replaceAll('"$ref":"#/', '"$ref":"openapi.json#/');
+    const check = accepting.get(text) ?? ajv.compile(JSON.parse(text) as Schema);
+    accepting.set(text, check);
+    return check(value);
+  }
+  function resolve(schema: Schema): Schema {
+    const ref = schema.$ref;
+    if (typeof ref !== 'string') return schema;
+    const named = doc.components?.schemas?.[ref.replace('#/components/schemas/', '')];
+    if (!named) throw new Error(`${ref} is not a schema of the document`);
+    return resolve(named);
   }
 
   function checkHeaders(where: string, described: Response, headers: Headers, at: (...parts: string[]) => string): void {
@@ -152,6 +189,8 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
   return {
     checked,
     operations,
+    accepts,
+    resolve,
     request: send,
     call(operationId, { params = {}, query, form, baseUrl: base = baseUrl, ...init } = {}) {
       const op = operations.find((candidate) => candidate.operationId === operationId);

@@ -37,6 +37,15 @@ export const senderCases: OperationCases = {
     sample: ({ token }) => ({ token, params: { workspace: 'bare' }, json: testNumbers }),
     async answers({ api, token, supervisorToken }) {
       expect((await api.call('putTestNumbers', { token, params: { workspace: 'bare' }, json: testNumbers })).status).toBe(200);
+      const put = (test_numbers: unknown) => api.call('putTestNumbers', { token, params: { workspace: 'bare' }, json: { test_numbers } });
+      expect((await put([{ phone_number: '12345', code: '654321' }])).body.error).toMatchObject({
+        code: 'invalid_phone_number',
+        field: 'test_numbers.0.phone_number',
+      });
+      expect((await put([{ phone_number: '+56912345679', code: '12' }])).body.error).toMatchObject({
+        code: 'invalid_code',
+        field: 'test_numbers.0.code',
+      });
       const refused = await api.call('putTestNumbers', { token: supervisorToken, params: { workspace: 'acme' }, json: testNumbers });
       expect(refused.body.error.code).toBe('forbidden');
       const missing = await api.call('putTestNumbers', { token, params: { workspace: 'nowhere' }, json: testNumbers });
