@@ -1,4 +1,5 @@
-import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
+import type { EvalResultView, EvalRunDetailView, EvalRunView, GraderAgreementView } from '@svc/domain';
+import { graderCare } from './grader-care.ts';
 import { largestFitting } from './github-limits.ts';
 import { code, count, inline, plural } from './markdown.ts';
 import { caseLine } from './run-case.ts';
@@ -14,6 +15,8 @@ export interface FinishedPreview {
   url: string;
   /** The pull request's head commit the run replays. */
   commit?: string;
+  /** The workspace's graders measured against people: a line warns of this run's that need care. */
+  graders?: GraderAgreementView[];
 }
 
 const icons = { running: '⏳', cancelled: '⚪', passed: '✅', regressed: '❌', failed: '❌' } as const;
@@ -82,7 +85,7 @@ function table(run: EvalRunDetailView, rows: number, url: string): string[] {
   return [summary, [...head, ...run.results.slice(0, rows).map(tableRow)].join('\n'), ...cut, '</details>'];
 }
 
-function render({ workspace, run, baseline, url, commit }: FinishedPreview, rows: number, perList: number): string {
+function render({ workspace, run, baseline, url, commit, graders }: FinishedPreview, rows: number, perList: number): string {
   const { regressions, fixed, stillFailing, flaky } = groups(run);
   const where = [
     `Workspace ${code(workspace)}`,
@@ -96,6 +99,7 @@ function render({ workspace, run, baseline, url, commit }: FinishedPreview, rows
     where.filter(Boolean).join(' · '),
     runCounts(run, run.results, baseline),
     ...unfinished(run),
+    ...graderCare(run, graders),
     ...list(
       plural(regressions.length, 'regression'),
       '_Passed on live, fail here._',
