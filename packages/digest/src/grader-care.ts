@@ -1,7 +1,5 @@
-import { type EvalRunView, type GraderAgreementView, needsCare } from '@svc/domain';
+import { type EvalRunView, type GraderAgreementView, needsCare, percent } from '@svc/domain';
 import { inline } from './markdown.ts';
-
-const percent = (rate: number) => Math.round(rate * 100);
 
 /** Who graded, as the sentence names it. */
 const graderName = (grader: string) => (grader === 'deterministic' ? 'The deterministic grader' : `Judge ${inline(grader)}`);

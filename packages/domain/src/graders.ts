@@ -48,6 +48,9 @@ export const graderAgreementList = z
   .meta({ id: 'GraderAgreementList' });
 export type GraderAgreementListView = z.infer<typeof graderAgreementList>;
 
+/** A rate (0 to 1) as the whole percent people read. */
+export const percent = (rate: number): number => Math.round(rate * 100);
+
 /** A grader whose verdicts people overturn too often to be trusted without a look. */
 export const needsCare = (grader: GraderAgreementView): boolean =>
   grader.reviewed >= graderCare.reviewed && grader.agreement < graderCare.agreement;

@@ -83,14 +83,25 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
       const workspace = String(req.params.workspace);
       const environment = queryValue(req, 'environment');
       const limit = queryValue(req, 'limit');
+      const caller = session.caller(req);
       // Core checks the query as the API's: a bad value answers as a page saying which.
-      const { runs, next_cursor } = await core.evals.runs.list.query(
-        { workspace, environment, limit: limit === undefined ? undefined : Number(limit), cursor: queryValue(req, 'cursor') },
-        session.caller(req),
-      );
+      const [{ runs, next_cursor }, graders] = await Promise.all([
+        core.evals.runs.list.query(
+          { workspace, environment, limit: limit === undefined ? undefined : Number(limit), cursor: queryValue(req, 'cursor') },
+          caller,
+        ),
+        core.evals.graders.query({ workspace }, caller),
+      ]);
       sendPage(
         res,
-        <EvalRunsPage viewer={signedIn} workspace={workspace} runs={runs} environment={environment} nextCursor={next_cursor} />,
+        <EvalRunsPage
+          viewer={signedIn}
+          workspace={workspace}
+          runs={runs}
+          environment={environment}
+          nextCursor={next_cursor}
+          graders={graders}
+        />,
       );
     }),
   );

@@ -1,4 +1,5 @@
-import type { EvalRunView } from '@svc/domain';
+import type { EvalRunView, GraderAgreementListView } from '@svc/domain';
+import { GraderAgreement } from '../components/grader-agreement.tsx';
 import { Layout } from '../components/layout.tsx';
 import { RunCounts, RunVerdict } from '../components/run-verdict.tsx';
 import { When } from '../components/when.tsx';
@@ -12,10 +13,12 @@ export interface EvalRunsPageProps {
   /** The environment the list is narrowed to, if any. */
   environment?: string;
   nextCursor: string | null;
+  /** Each grader of the workspace measured against people. */
+  graders: GraderAgreementListView;
 }
 
-/** A workspace's eval runs, newest first: where each ran, on which version, and how it came out. */
-export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor }: EvalRunsPageProps) {
+/** A workspace's eval runs, newest first: where each ran, on which version, and how it came out; then its graders against people. */
+export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor, graders }: EvalRunsPageProps) {
   const pageLink = (cursor?: string) => {
     const query = new URLSearchParams(Object.entries({ environment, cursor }).filter((e): e is [string, string] => !!e[1]));
     return `${evalRunsPath(workspace)}${query.size ? `?${query}` : ''}`;
@@ -72,6 +75,7 @@ export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor 
       <nav className="pager" aria-label="Pages">
         {nextCursor && <a href={pageLink(nextCursor)}>Older runs</a>}
       </nav>
+      <GraderAgreement agreement={graders} />
     </Layout>
   );
 }
