@@ -216,6 +216,61 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
       });
     });
 
+    describe('reviews', () => {
+      /** A run of cases replayed twice, each replay reported with the verdict given, graded by `judge`. */
+      const reviewedRun = async (id: string, workspaceId: string, judge: string | null, verdicts: ('pass' | 'fail' | 'error')[][]) => {
+        const cases = verdicts.map((_, i) => evalCase(`${id}_case_${i}`, { workspaceId }));
+        for (const c of cases) await store.evalCases.create(c);
+        const executions = cases.flatMap((c, i) =>
+          [1, 2].map((attempt) =>
+            pendingExecution({ id: `${id}_${i}_${attempt}`, runId: id, caseId: c.id, attempt, agent: 'support', judge }),
+          ),
+        );
+        await store.evalRuns.create(run(id, { workspaceId, repeat: 2, minPass: 1 }), executions);
+        const leased = await store.evalWork.lease('runner_a', executions.length, at(3), at(4));
+        for (const e of leased) {
+          const [, i, attempt] = e.id.slice(id.length).split('_').map(Number);
+          await store.evalWork.report(report(e, { verdict: verdicts[i!]![attempt! - 1]! }));
+        }
+        return cases.map((c) => c.id);
+      };
+      const verdict = (runId: string, caseId: string, person: 'pass' | 'fail', minute: number) =>
+        store.evalRuns.override(runId, caseId, { runId, caseId, verdict: person, by: 'ada@example.com', at: at(minute) });
+
+      it("reads the workspace's results with a person's verdict since a moment: its grader, the verdict, and its replays' verdicts", async () => {
+        // The third case is never reviewed: it is not read.
+        const [split, errored] = await reviewedRun('run_j', 'ws_1', 'anthropic:claude-sonnet-4-6', [
+          ['pass', 'fail'],
+          ['error', 'error'],
+          ['fail', 'fail'],
+        ]);
+        const [confirmed, early] = await reviewedRun('run_d', 'ws_1', null, [
+          ['pass', 'pass'],
+          ['fail', 'pass'],
+        ]);
+        const [elsewhere] = await reviewedRun('run_x', 'ws_2', null, [['pass', 'pass']]);
+        await verdict('run_j', split!, 'fail', 6);
+        await verdict('run_j', errored!, 'pass', 5);
+        await verdict('run_d', confirmed!, 'pass', 5);
+        await verdict('run_d', early!, 'fail', 4);
+        await verdict('run_x', elsewhere!, 'fail', 5);
+        const reviews = await store.evalRuns.reviews('ws_1', at(5));
+        const order = (r: { judge: string | null; person: string }) => `${r.judge ?? ''} ${r.person}`;
+        expect(reviews.sort((a, b) => order(a).localeCompare(order(b)))).toEqual([
+          { judge: null, person: 'pass', minPass: 1, replays: { passed: 2, errored: 0, total: 2 } },
+          { judge: 'anthropic:claude-sonnet-4-6', person: 'fail', minPass: 1, replays: { passed: 1, errored: 0, total: 2 } },
+          { judge: 'anthropic:claude-sonnet-4-6', person: 'pass', minPass: 1, replays: { passed: 0, errored: 2, total: 2 } },
+        ]);
+        // A verdict taken back is no review; one given again counts from when it was given.
+        await store.evalRuns.override('run_d', confirmed!, null);
+        await verdict('run_d', early!, 'pass', 7);
+        expect(await store.evalRuns.reviews('ws_1', at(7))).toEqual([
+          { judge: null, person: 'pass', minPass: 1, replays: { passed: 1, errored: 0, total: 2 } },
+        ]);
+        expect(await store.evalRuns.reviews('ws_2', at(8))).toEqual([]);
+      });
+    });
+
     describe('leases', () => {
       it('leases pending executions with a fresh lease id each, and the run starts running', async () => {
         const ids = await startRun('run_1', 3);

@@ -1,4 +1,5 @@
-import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
+import type { EvalResultView, EvalRunDetailView, EvalRunView, GraderAgreementView } from '@svc/domain';
+import { graderCare } from './grader-care.ts';
 import { largestFitting } from './github-limits.ts';
 import { passRateLine } from './pass-rate.ts';
 import { code, count, inline, plural } from './markdown.ts';
@@ -15,6 +16,8 @@ export interface FinishedPreview {
   url: string;
   /** The pull request's head commit the run replays. */
   commit?: string;
+  /** The workspace's graders measured against people: a line warns of this run's that need care. */
+  graders?: GraderAgreementView[];
 }
 
 const icons = { running: '⏳', cancelled: '⚪', passed: '✅', regressed: '❌', failed: '❌' } as const;
@@ -83,7 +86,7 @@ function table(run: EvalRunDetailView, rows: number, url: string): string[] {
   return [summary, [...head, ...run.results.slice(0, rows).map(tableRow)].join('\n'), ...cut, '</details>'];
 }
 
-function render({ workspace, run, baseline, url, commit }: FinishedPreview, rows: number, perList: number): string {
+function render({ workspace, run, baseline, url, commit, graders }: FinishedPreview, rows: number, perList: number): string {
   const { regressions, fixed, stillFailing, flaky } = groups(run);
   const where = [
     `Workspace ${code(workspace)}`,
@@ -98,6 +101,7 @@ function render({ workspace, run, baseline, url, commit }: FinishedPreview, rows
     passRateLine(run, baseline),
     runCounts(run, run.results, baseline),
     ...unfinished(run),
+    ...graderCare(run, graders),
     ...list(
       plural(regressions.length, 'regression'),
       '_Passed on live, fail here._',

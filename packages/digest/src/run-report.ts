@@ -1,4 +1,5 @@
-import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
+import type { EvalResultView, EvalRunDetailView, EvalRunView, GraderAgreementView } from '@svc/domain';
+import { graderCare } from './grader-care.ts';
 import { code, plural, utc } from './markdown.ts';
 import { caseLine, caseSection, type ReplayedCase } from './run-case.ts';
 import { runCounts, runModels, unfinished } from './run-summary.ts';
@@ -13,6 +14,8 @@ export interface RunReportInput {
   cases: Record<string, ReplayedCase>;
   /** The run's page in the console. */
   url: string;
+  /** The workspace's graders measured against people: a line warns of this run's that need care. */
+  graders?: GraderAgreementView[];
 }
 
 function meta(run: EvalRunDetailView): string {
@@ -39,7 +42,7 @@ function collapsed(passes: EvalResultView[], run: EvalRunDetailView): string[] {
 }
 
 /** An eval run as markdown: the verdict, the counts against live, then every case, the ones to look at first. */
-export function renderRunReport({ workspace, run, baseline, cases, url }: RunReportInput): string {
+export function renderRunReport({ workspace, run, baseline, cases, url, graders }: RunReportInput): string {
   const full = (r: EvalResultView) => caseSection(r, run, cases[r.case_id]);
   const regressions = run.results.filter((r) => r.regression);
   const failures = run.results.filter((r) => r.verdict === 'fail' && !r.regression);
@@ -51,6 +54,7 @@ export function renderRunReport({ workspace, run, baseline, cases, url }: RunRep
     meta(run),
     runCounts(run, run.results, baseline),
     ...unfinished(run),
+    ...graderCare(run, graders),
     ...section(plural(regressions.length, 'regression'), '_Passed in the live baseline, failed here._', regressions.map(full)),
     ...section(plural(failures.length, 'failure'), undefined, failures.map(full)),
     ...section(plural(errors.length, 'error'), '_The replay or its grading could not finish._', errors.map(full)),

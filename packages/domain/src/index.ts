@@ -12,5 +12,6 @@ export * from './workspaces.ts';
 export * from './members.ts';
 export * from './flags.ts';
 export * from './evals.ts';
+export * from './graders.ts';
 export * from './github.ts';
 export * from './permissions.ts';

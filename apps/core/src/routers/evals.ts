@@ -2,6 +2,7 @@ import {
   createEvalCaseInput,
   evalCaseQuery,
   evalRunQuery,
+  graderQuery,
   overrideInput,
   replayedTurns,
   startRunInput,
@@ -56,6 +57,8 @@ export const evalsRouter = router({
       .input(overrideInput.extend({ id: z.string().max(100), case_id: z.string().max(100) }))
       .mutation(({ ctx, input }) => ctx.services.evalRuns.override(ctx.membership, ctx.user.email, input.id, input.case_id, input.verdict)),
   }),
+
+  graders: memberProcedure.input(graderQuery).query(({ ctx, input }) => ctx.services.graders.list(ctx.membership.id, input.days)),
 });
 
 const lease = z.object({ id: z.string().max(100), lease_id: z.string().max(100) });

@@ -2,9 +2,10 @@ import { renderRunReport } from '@svc/digest';
 import { replayedTurns } from '@svc/domain';
 import type { Membership, Store } from '../store/store.ts';
 import type { EvalRunService } from './eval-runs.ts';
+import type { GraderAgreement } from './grader-agreement.ts';
 
 /** The markdown report of a run: what the API's `.md` serves and what the CLI links to. */
-export function createEvalReports(store: Store, runs: EvalRunService, publicUrl: string) {
+export function createEvalReports(store: Store, runs: EvalRunService, graders: GraderAgreement, publicUrl: string) {
   return {
     async markdown(membership: Pick<Membership, 'id' | 'slug'>, id: string): Promise<{ markdown: string }> {
       const run = await runs.get(membership.id, id);
@@ -24,7 +25,8 @@ export function createEvalReports(store: Store, runs: EvalRunService, publicUrl:
         ),
       );
       const url = `${publicUrl}/w/${membership.slug}/evals/${run.id}`;
-      return { markdown: renderRunReport({ workspace: membership.slug, run, baseline, cases, url }) };
+      const agreement = await graders.list(membership.id);
+      return { markdown: renderRunReport({ workspace: membership.slug, run, baseline, cases, url, graders: agreement.graders }) };
     },
   };
 }

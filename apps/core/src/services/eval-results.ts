@@ -12,16 +12,23 @@ const sum = (items: { input: number; output: number }[]) =>
   items.reduce((total, t) => ({ input: total.input + t.input, output: total.output + t.output }), { input: 0, output: 0 });
 
 /**
- * A case's result from its replays: it passes when at least `min_pass` of them pass; it errors only when every replay
- * errored; otherwise it fails, flaky when some replays passed. A person's override replaces the verdict, and a
- * regression is a failure (not flaky) of a case that passed in the baseline.
+ * The grader's verdict on a case from its replays: it passes when at least `min_pass` of them pass; it errors only
+ * when every replay errored; otherwise it fails.
+ */
+export function gradedVerdict(minPass: number, replays: { passed: number; errored: number; total: number }): Verdict {
+  return replays.passed >= minPass ? 'pass' : replays.errored === replays.total ? 'error' : 'fail';
+}
+
+/**
+ * A case's result from its replays (`gradedVerdict`), flaky when it fails with some replays passed. A person's
+ * override replaces the verdict, and a regression is a failure (not flaky) of a case that passed in the baseline.
  */
 export function resultOf(run: Pick<EvalRunRecord, 'minPass'>, replays: EvalExecutionRecord[], context: CaseContext): EvalResultView {
   const [first] = replays;
   if (!first) throw new Error('a result needs its replays');
   const passed = replays.filter((r) => r.verdict === 'pass').length;
   const errored = replays.filter((r) => r.verdict === 'error').length;
-  const graded: Verdict = passed >= run.minPass ? 'pass' : errored === replays.length ? 'error' : 'fail';
+  const graded = gradedVerdict(run.minPass, { passed, errored, total: replays.length });
   const flaky = graded === 'fail' && passed > 0;
   const verdict: Verdict = context.override?.verdict ?? graded;
   const shown = replays.find((r) => r.verdict === graded) ?? first;

@@ -7,11 +7,13 @@ import { type Clock, isoNow } from './clock.ts';
 import { type DeploymentService, liveEnvironment } from './deployments.ts';
 import type { EvalRunService } from './eval-runs.ts';
 import type { GithubEventService } from './github-events.ts';
+import type { GraderAgreement } from './grader-agreement.ts';
 
 export interface GithubPreviewDeps {
   store: Store;
   deployments: DeploymentService;
   runs: EvalRunService;
+  graders: GraderAgreement;
   events: GithubEventService;
   publicUrl: string;
   clock: Clock;
@@ -22,7 +24,7 @@ export interface GithubPreviewDeps {
  * A pull request's preview: its head's files deployed to the branch's environment as `svc push` would (by the
  * GitHub App as author), an eval run there, and the pull request the run reports to.
  */
-export function createGithubPreviewService({ store, deployments, runs, events, publicUrl, clock, log }: GithubPreviewDeps) {
+export function createGithubPreviewService({ store, deployments, runs, graders, events, publicUrl, clock, log }: GithubPreviewDeps) {
   async function linkedWorkspace(repository: string): Promise<Membership> {
     const link = await store.githubLinks.find(repository);
     const workspace = link && (await store.workspaces.findById(link.workspaceId));
@@ -83,6 +85,7 @@ export function createGithubPreviewService({ store, deployments, runs, events, p
       if (!target || !workspace) throw new DomainError('preview_not_found', `eval run ${runId} is no pull request's preview`);
       const run = await runs.get(workspace.id, runId);
       const baseline = run.baseline_run_id ? await runs.get(workspace.id, run.baseline_run_id) : null;
+      const agreement = await graders.list(workspace.id);
       const markdown = renderPrComment({
         state: 'finished',
         workspace: workspace.slug,
@@ -90,6 +93,7 @@ export function createGithubPreviewService({ store, deployments, runs, events, p
         baseline,
         url: `${publicUrl}/w/${workspace.slug}/evals/${runId}`,
         commit: target.headSha,
+        graders: agreement.graders,
       });
       return {
         markdown,

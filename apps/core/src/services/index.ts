@@ -14,6 +14,7 @@ import { createEvalCaseService } from './eval-cases.ts';
 import { createEvalReports } from './eval-report.ts';
 import { createEvalRunService } from './eval-runs.ts';
 import { createEvalWorkService } from './eval-work.ts';
+import { createGraderAgreement } from './grader-agreement.ts';
 import { createFlagService } from './flags.ts';
 import { createGithubEventService } from './github-events.ts';
 import { createGithubFlagsIssue } from './github-flags-issue.ts';
@@ -72,7 +73,8 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
   const work = new WorkSignal();
   const githubEvents = createGithubEventService({ store, clock, log, claimMs: config.github.eventClaimMs });
   const evalRuns = createEvalRunService({ store, flags, config, clock, log, work, ended: githubEvents.runEnded });
-  const evalReports = createEvalReports(store, evalRuns, config.publicUrl);
+  const graders = createGraderAgreement(store, clock);
+  const evalReports = createEvalReports(store, evalRuns, graders, config.publicUrl);
   return {
     store,
     clock,
@@ -91,6 +93,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     evalCases: createEvalCaseService(store, clock),
     evalRuns,
     evalReports,
+    graders,
     evalWork: createEvalWorkService({ store, deployments, runs: evalRuns, config, clock, log, work, metrics }),
     github: {
       links: createGithubLinkService(store, clock),
@@ -100,6 +103,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
         store,
         deployments,
         runs: evalRuns,
+        graders,
         events: githubEvents,
         publicUrl: config.publicUrl,
         clock,

@@ -59,6 +59,16 @@ export interface EvalOverrideRecord {
   at: string;
 }
 
+/** A result a person gave a verdict on, with what its grader made of its replays (graded as `resultOf` grades). */
+export interface ReviewRecord {
+  /** The judge model, or null for the deterministic grader. */
+  judge: string | null;
+  /** The person's verdict. */
+  person: 'pass' | 'fail';
+  minPass: number;
+  replays: { passed: number; errored: number; total: number };
+}
+
 /** What a runner reports for one execution it leased. */
 export interface ExecutionReport {
   executionId: string;
@@ -114,6 +124,8 @@ export interface EvalsStore {
     /** The run's executions in the order its cases were made (then by id), each case's by attempt. */
     executions(runId: string): Promise<EvalExecutionRecord[]>;
     overrides(runId: string): Promise<EvalOverrideRecord[]>;
+    /** The workspace's results with a person's verdict given at `since` or later, across its runs, in no order. */
+    reviews(workspaceId: string, since: string): Promise<ReviewRecord[]>;
     /** Sets (verdict) or clears (null) a person's verdict on a case of the run. */
     override(runId: string, caseId: string, override: EvalOverrideRecord | null): Promise<void>;
     /**

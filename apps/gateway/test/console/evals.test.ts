@@ -197,3 +197,37 @@ it.each(widths)(
   },
   60_000,
 );
+
+it('the runs page measures each grader against people: reviewed, agreement with its interval, each way they disagreed, at every width', async () => {
+  const [preview] = (await api('/evals/runs?environment=preview')).body.runs;
+  const { results } = (await api(`/evals/runs/${preview.id}`)).body as { results: { case_id: string; graded: string }[] };
+  // A person fails a case the grader passed and one it failed: 1 of 2 agree, 50 %, Wilson 9–91 %.
+  for (const graded of ['pass', 'fail']) {
+    const result = results.find((r) => r.graded === graded)!;
+    const path = `/evals/runs/${preview.id}/results/${result.case_id}/override`;
+    expect((await api(path, { method: 'PUT', json: { verdict: 'fail' } })).status).toBe(200);
+  }
+  for (const width of widths) {
+    const window = await windowOf(browser, width);
+    await signIn(window, platform, 'ada@example.com');
+    const page = await window.newPage();
+    await page.goto(`${platform.url}/w/acme/evals`);
+    const graders = page.getByRole('region', { name: 'Graders against people' });
+    const row = graders.locator('table.graders tbody tr');
+    expect(await row.count()).toBe(1);
+    const cells = (await row.locator('td').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+    expect(cells).toEqual(['deterministic', '2', '50 % (9–91 %)', '1', '0']);
+    // On a phone each row is a block of labelled lines, its headers out of the way.
+    expect(await graders.locator('thead').isVisible()).toBe(width === 1280);
+    const labelled = await row.locator('td[data-label]').all();
+    expect(await Promise.all(labelled.map((td) => td.getAttribute('data-label')))).toEqual([
+      'Reviewed',
+      'Agreement (95 % CI)',
+      'Passed, person failed',
+      'Failed, person passed',
+    ]);
+    expect(await graders.textContent()).toContain('in the last 90 days');
+    await expectFits(page, 'eval-runs-graders');
+    await window.close();
+  }
+});

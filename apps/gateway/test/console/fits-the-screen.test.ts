@@ -56,6 +56,9 @@ beforeAll(async () => {
   const run = await api(`${evals}/runs`, { environment: 'feat-a-rather-long-branch-name-for-tests' });
   expect(run.status).toBe(202);
   await vi.waitFor(async () => expect((await api(`${evals}/runs/${run.body.id}`)).body.finished).toBe(true), { timeout: 30_000 });
+  // A person's verdict on its case: the runs page measures the grader against it, in a table of its own.
+  const [result] = (await api(`${evals}/runs/${run.body.id}`)).body.results;
+  expect((await api(`${evals}/runs/${run.body.id}/results/${result.case_id}/override`, { verdict: 'fail' }, 'PUT')).status).toBe(200);
 });
 
 afterAll(async () => {
@@ -116,6 +119,7 @@ it.each(widths)(
     await expectFits(page, 'chat-flagged');
     await visit(`/w/${acme.slug}/flags`, 'flags');
     await visit(`/w/${acme.slug}/evals`, 'eval-runs');
+    expect(await page.locator('table.graders tbody tr').count()).toBe(1);
     await page.getByRole('navigation', { name: 'svc' }).getByRole('link', { name: 'Members' }).click();
     await page
       .getByRole('heading', { name: /Members/ })

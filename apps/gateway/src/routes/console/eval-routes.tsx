@@ -96,13 +96,16 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
       const workspace = String(req.params.workspace);
       const environment = queryValue(req, 'environment');
       const limit = queryValue(req, 'limit');
-      // Core checks the query as the API's: a bad value answers as a page saying which.
       const caller = session.caller(req);
-      const { runs, next_cursor } = await core.evals.runs.list.query(
-        { workspace, environment, limit: limit === undefined ? undefined : Number(limit), cursor: queryValue(req, 'cursor') },
-        caller,
-      );
-      const { trends, live } = await environmentTrends(core, workspace, caller, environment);
+      // Core checks the query as the API's: a bad value answers as a page saying which.
+      const [{ runs, next_cursor }, graders, { trends, live }] = await Promise.all([
+        core.evals.runs.list.query(
+          { workspace, environment, limit: limit === undefined ? undefined : Number(limit), cursor: queryValue(req, 'cursor') },
+          caller,
+        ),
+        core.evals.graders.query({ workspace }, caller),
+        environmentTrends(core, workspace, caller, environment),
+      ]);
       sendPage(
         res,
         <EvalRunsPage
@@ -113,6 +116,7 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
           nextCursor={next_cursor}
           trends={trends}
           live={live}
+          graders={graders}
         />,
       );
     }),

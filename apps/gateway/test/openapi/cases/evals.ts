@@ -235,6 +235,22 @@ export const evalCases: OperationCases = {
       }
     },
   },
+  listEvalGraders: {
+    sample: ({ token }) => ({ token, params: evals, query: { days: '30' } }),
+    async answers(world) {
+      const { api, token, supervisorToken } = world;
+      const run = await finishedRun(world);
+      const [result] = run.body.results;
+      const verdict = result.graded === 'pass' ? 'fail' : 'pass';
+      const params = { ...evals, id: run.body.id, case_id: result.case_id };
+      expect((await api.call('overrideEvalResult', { token, params, json: { verdict } })).status).toBe(200);
+      const graders = await api.call('listEvalGraders', { token: supervisorToken, params: acme });
+      expect(graders.body).toMatchObject({ days: 90 });
+      const own = await api.call('listEvalGraders', { token, params: evals });
+      expect(own.body.graders[0]).toMatchObject({ grader: 'deterministic' });
+      expect((await api.call('listEvalGraders', { token, params: nowhere })).body.error.code).toBe('workspace_not_found');
+    },
+  },
   overrideEvalResult: {
     sample: ({ token }) => ({ token, params: { ...evals, id: 'run_unknown', case_id: 'case_unknown' }, json: { verdict: 'pass' } }),
     async answers(world) {

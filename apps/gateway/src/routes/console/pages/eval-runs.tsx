@@ -1,4 +1,5 @@
-import type { EvalRunView } from '@svc/domain';
+import type { EvalRunView, GraderAgreementListView } from '@svc/domain';
+import { GraderAgreement } from '../components/grader-agreement.tsx';
 import { Layout } from '../components/layout.tsx';
 import { PassRateTrend } from '../components/pass-rate-trend.tsx';
 import { RunCounts, RunVerdict } from '../components/run-verdict.tsx';
@@ -17,10 +18,15 @@ export interface EvalRunsPageProps {
   trends: { environment: string; runs: EvalRunView[] }[];
   /** Live's latest finished run. */
   live: EvalRunView | null;
+  /** Each grader of the workspace measured against people. */
+  graders: GraderAgreementListView;
 }
 
-/** A workspace's eval runs, newest first: where each ran, on which version, and how it came out. */
-export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor, trends, live }: EvalRunsPageProps) {
+/**
+ * A workspace's eval runs, newest first: where each ran, on which version, and how it came out; above them each
+ * environment's pass rate, and after them its graders against people.
+ */
+export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor, trends, live, graders }: EvalRunsPageProps) {
   const pageLink = (cursor?: string) => {
     const query = new URLSearchParams(Object.entries({ environment, cursor }).filter((e): e is [string, string] => !!e[1]));
     return `${evalRunsPath(workspace)}${query.size ? `?${query}` : ''}`;
@@ -85,6 +91,7 @@ export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor,
       <nav className="pager" aria-label="Pages">
         {nextCursor && <a href={pageLink(nextCursor)}>Older runs</a>}
       </nav>
+      <GraderAgreement agreement={graders} />
     </Layout>
   );
 }
