@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import { closeServer, deriveInternalToken, listen, type Logger } from '@svc/server-kit';
 import { createGatewayApp } from './app.ts';
@@ -47,6 +48,8 @@ export async function startGateway({
   const core = connectCore(coreUrls, deriveInternalToken(secretKey), { silenceMs: coreSilenceMs });
   const metrics = createGatewayMetrics();
   const closing = new AbortController();
+  // Every open event stream listens for the stop: as many as there are clients following runs.
+  setMaxListeners(0, closing.signal);
   server.on(
     'request',
     createGatewayApp({ core: core.client, publicUrl: url, localMode, log, metrics, eventsHeartbeatMs, closing: closing.signal }),
