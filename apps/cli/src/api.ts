@@ -29,6 +29,23 @@ export class Api {
     return this.send('GET', path, accept);
   }
 
+  /**
+   * The body of an event stream (`text/event-stream`), or undefined when the server answers anything else (an older
+   * one, without the endpoint) or cannot be reached: the caller then does without.
+   */
+  async eventStream(path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | undefined> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    try {
+      const response = await fetch(`${this.baseUrl}${path}`, { headers, signal });
+      if (response.ok && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) return response.body;
+      await response.body?.cancel();
+    } catch {
+      // Unreachable, or hung up: the same as no stream.
+    }
+    return undefined;
+  }
+
   private async send(method: string, path: string, accept: string, body?: unknown): Promise<Uint8Array> {
     const headers: Record<string, string> = { accept };
     if (this.token) headers.authorization = `Bearer ${this.token}`;

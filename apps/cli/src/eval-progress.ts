@@ -1,13 +1,16 @@
 import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
 import { Presets, SingleBar } from 'cli-progress';
 
+/** What is known of a run while it goes on: its counts and the results so far. */
+export type RunState = Pick<EvalRunDetailView, 'cases' | 'done' | 'passed' | 'failed' | 'errors' | 'results'>;
+
 /** What the user sees while a run goes on: a bar on a terminal, else a line per finished case. */
 export interface RunProgress {
-  update(run: EvalRunDetailView): void;
+  update(run: RunState): void;
   stop(): void;
 }
 
-const counts = (run: EvalRunView) => ({
+const counts = (run: Pick<EvalRunView, 'passed' | 'failed' | 'errors'>) => ({
   passed: run.passed,
   failed: run.failed,
   errors: `${run.errors} error${run.errors === 1 ? '' : 's'}`,

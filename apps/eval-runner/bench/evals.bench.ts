@@ -5,7 +5,8 @@
  * 50 ms. Printed for EVAL_CONCURRENCY 8 and 32: the wall time from the POST that starts the run to the run's
  * finished_at, as a ratio of the ideal ceil(cases / concurrency) x (turns + 1) x 50 ms, and the CPU time core and
  * the runner spent per case (from /proc). Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
- * medians are printed. It runs once with core on SQLite, once on a PostgreSQL database of its own (on the test
+ * medians are printed. At concurrency 32 the same run is made again with 100 clients reading its event stream
+ * (GET .../events) to its end, and its wall time is printed as a ratio of the run's without them. It runs once with core on SQLite, once on a PostgreSQL database of its own (on the test
  * server, SVC_TEST_POSTGRES_URL; dropped at the end). BENCH_PROFILE=DIR writes CPU profiles of core and the runner.
  */
 import { randomBytes } from 'node:crypto';
@@ -31,6 +32,9 @@ const turns = 3;
 const latencyMs = 50;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrencies = [8, 32];
+/** The concurrency whose run is made again with `subscribers` reading its event stream. */
+const followedConcurrency = 32;
+const subscribers = 100;
 const apps = fileURLToPath(new URL('../../', import.meta.url));
 
 function start(entry: string, env: Record<string, string>): ProcessGroup {
@@ -103,6 +107,30 @@ async function measure(database: string | undefined): Promise<string[]> {
     });
   }
 
+  /** Every event of one subscriber's stream of the run, read to its end; the count of results it got. */
+  async function subscribe(runId: string): Promise<number> {
+    const response = await fetch(`http://127.0.0.1:${port}/api/developer/v1/demo/evals/runs/${runId}/events`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (response.status !== 200) throw new Error(`events: ${response.status} ${await response.text()}`);
+    const text = await response.text();
+    return text.split('\n').filter((line) => line === 'event: result').length;
+  }
+
+  /** The wall times of runs read by `subscribers` streams each, from the POST to finished_at. */
+  async function followedRuns(): Promise<number[]> {
+    const times: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const started = Date.now();
+      const run = await api('/evals/runs', { environment: 'bench', agent: 'bench' });
+      const got = await Promise.all(Array.from({ length: subscribers }, () => subscribe(run.id as string)));
+      if (got.some((count) => count !== cases)) throw new Error(`a subscriber missed results: ${got.join(',')}`);
+      const detail = await api(`/evals/runs/${run.id}`);
+      times.push(Date.parse(detail.finished_at as string) - started);
+    }
+    return times;
+  }
+
   const rows: string[] = [];
   for (const concurrency of concurrencies) {
     const runner = start(join(apps, 'eval-runner/dist/main.js'), {
@@ -118,6 +146,7 @@ async function measure(database: string | undefined): Promise<string[]> {
     const ratios: number[] = [];
     const cpu: number[] = [];
     const coreCpu: number[] = [];
+    const wallMs: number[] = [];
     for (let round = 0; round <= rounds; round++) {
       const coreBefore = cpuMs(core.child.pid);
       const cpuBefore = coreBefore + cpuMs(runner.child.pid);
@@ -134,10 +163,18 @@ async function measure(database: string | undefined): Promise<string[]> {
       // The first round warms the runner up (its clients, the agent's bundle): not counted.
       if (round === 0) continue;
       ratios.push((Date.parse(detail.finished_at as string) - started) / ideal);
+      wallMs.push(Date.parse(detail.finished_at as string) - started);
       cpu.push(cpuPerCase);
       coreCpu.push(coreCpuPerCase);
     }
+    const followed = concurrency === followedConcurrency ? await followedRuns() : [];
     await runner.stop();
+    if (followed.length > 0) {
+      rows.push(
+        `EVAL_CONCURRENCY ${concurrency} with ${subscribers} event stream subscribers: ${(median(followed) / median(wallMs)).toFixed(2)} x the run without ` +
+          `(${median(followed)} ms against ${median(wallMs)} ms)   [rounds: ${followed.join(', ')} ms]`,
+      );
+    }
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
         `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,

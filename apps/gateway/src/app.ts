@@ -6,6 +6,7 @@ import { endpoints } from './endpoints/index.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountMethodNotAllowed } from './http/method-not-allowed.ts';
 import { mountEndpoints } from './http/mount.ts';
+import { defaultEventsHeartbeatMs } from './http/run-events.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -22,6 +23,10 @@ export interface GatewayAppOptions {
   /** Local mode adds the dev outbox and mailbox routes. */
   localMode?: boolean;
   log: Logger;
+  /** How often event streams send a keep-alive comment (SVC_EVENTS_HEARTBEAT_MS). */
+  eventsHeartbeatMs?: number;
+  /** Aborted when the gateway stops: event streams end. */
+  closing?: AbortSignal;
   /** Counts the answers by route, method and status; none when left out. */
   metrics?: GatewayMetrics;
 }
@@ -57,7 +62,11 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.use(requestLog(log));
   app.use(securityHeaders(options.publicUrl));
   // The API first: express tries routes in order, and it carries the traffic.
-  mountEndpoints(app, core, endpoints, log);
+  const streams = {
+    heartbeatMs: options.eventsHeartbeatMs ?? defaultEventsHeartbeatMs,
+    closing: options.closing ?? new AbortController().signal,
+  };
+  mountEndpoints(app, core, endpoints, log, streams);
   for (const { path, router } of mountedRouters(options)) {
     app.use(path, router);
     options.metrics?.mounted(path, router);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import { closeServer, deriveInternalToken, listen, type Logger } from '@svc/server-kit';
 import { createGatewayApp } from './app.ts';
@@ -18,6 +19,8 @@ export interface GatewayOptions {
   secretKey: Buffer;
   /** How long a core may answer nothing, pings included, before its calls fail with 503 (SVC_CORE_SILENCE_MS). */
   coreSilenceMs?: number;
+  /** How often event streams send a keep-alive comment (SVC_EVENTS_HEARTBEAT_MS). */
+  eventsHeartbeatMs?: number;
   log: Logger;
 }
 
@@ -36,6 +39,7 @@ export async function startGateway({
   localMode,
   secretKey,
   coreSilenceMs,
+  eventsHeartbeatMs,
   log,
 }: GatewayOptions): Promise<RunningGateway> {
   const server = createServer();
@@ -43,11 +47,18 @@ export async function startGateway({
   const url = publicUrl ?? `http://localhost:${boundPort}`;
   const core = connectCore(coreUrls, deriveInternalToken(secretKey), { silenceMs: coreSilenceMs });
   const metrics = createGatewayMetrics();
-  server.on('request', createGatewayApp({ core: core.client, publicUrl: url, localMode, log, metrics }));
+  const closing = new AbortController();
+  // Every open event stream listens for the stop: as many as there are clients following runs.
+  setMaxListeners(0, closing.signal);
+  server.on(
+    'request',
+    createGatewayApp({ core: core.client, publicUrl: url, localMode, log, metrics, eventsHeartbeatMs, closing: closing.signal }),
+  );
   return {
     url,
     registry: metrics.registry,
     async stop() {
+      closing.abort();
       await closeServer(server);
       core.close();
     },

@@ -13,6 +13,7 @@ import {
 } from '@svc/server-kit';
 import { z } from 'zod';
 import { defaultCoreSilenceMs } from './core-channel.ts';
+import { defaultEventsHeartbeatMs } from './http/run-events.ts';
 
 const schema = z
   .object({
@@ -28,6 +29,8 @@ const schema = z
     SVC_DATA_DIR: z.string().min(1).default('.svc'),
     /** How long a core may answer nothing, pings included, before its calls fail with 503. */
     SVC_CORE_SILENCE_MS: z.coerce.number().int().min(100).max(300_000).default(defaultCoreSilenceMs),
+    /** How often an event stream (a run's events) sends a keep-alive comment. */
+    SVC_EVENTS_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(defaultEventsHeartbeatMs),
     /** Serves Prometheus metrics at GET /metrics on this port of SVC_METRICS_HOST, never on PORT; unset, none. */
     GATEWAY_METRICS_PORT: metricsPort,
     SVC_METRICS_HOST: metricsHost,
@@ -41,6 +44,7 @@ const schema = z
     secretKeyValue: env.SVC_SECRET_KEY,
     dataDir: resolve(env.SVC_DATA_DIR),
     coreSilenceMs: env.SVC_CORE_SILENCE_MS,
+    eventsHeartbeatMs: env.SVC_EVENTS_HEARTBEAT_MS,
     metrics: metricsSettingsOf('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, env.SVC_METRICS_HOST),
   }));
 
@@ -51,6 +55,7 @@ export interface GatewayEnv {
   localMode: boolean;
   secretKey: Buffer;
   coreSilenceMs: number;
+  eventsHeartbeatMs: number;
   metrics: MetricsSettings | undefined;
 }
 

@@ -65,6 +65,8 @@ export interface PlatformOptions {
   rateLimits?: CoreConfig['rateLimits'];
   /** The address users reach the gateway at; defaults to where it listens. An https one makes it act as behind TLS. */
   publicUrl?: string;
+  /** How often the gateway's event streams send a keep-alive comment. */
+  eventsHeartbeatMs?: number;
   /** Serves each process's metrics on a free port of 127.0.0.1, as its `<APP>_METRICS_PORT` would (`metricsUrls`). */
   metrics?: boolean;
 }
@@ -79,6 +81,7 @@ export type StartGateway = (options: {
   publicUrl?: string;
   localMode?: boolean;
   secretKey: Buffer;
+  eventsHeartbeatMs?: number;
   log: Logger;
 }) => Promise<{ url: string; registry: Parameters<typeof serveMetrics>[0]; stop(): Promise<void> }>;
 
@@ -148,6 +151,7 @@ async function startPlatform(startGateway: StartGateway, options: PlatformOption
     publicUrl,
     localMode: config.localMode,
     secretKey,
+    eventsHeartbeatMs: options.eventsHeartbeatMs,
     log: options.gatewayLog ?? createLogger('gateway', quiet),
   });
   // The eval runner, as its own process would: over HTTP, with the same providers and tool egress as core's turns.

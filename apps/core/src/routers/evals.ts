@@ -49,6 +49,11 @@ export const evalsRouter = router({
 
     get: memberProcedure.input(id).query(({ ctx, input }) => ctx.services.evalRuns.get(ctx.membership.id, input.id)),
 
+    /** A run's results after a cursor, long-polled by its event stream. */
+    events: memberProcedure
+      .input(id.extend({ after: z.number().int().min(0).nullable(), wait_ms: z.number().int().min(0).max(25_000) }))
+      .query(({ ctx, input, signal }) => ctx.services.evalRunEvents.after(ctx.membership.id, input.id, input.after, input.wait_ms, signal)),
+
     report: memberProcedure.input(id).query(({ ctx, input }) => ctx.services.evalReports.markdown(ctx.membership, input.id)),
 
     cancel: memberProcedure.input(id).mutation(({ ctx, input }) => ctx.services.evalRuns.cancel(ctx.membership, input.id)),

@@ -40,12 +40,14 @@ export interface EvalRunDeps {
   log: Logger;
   /** Wakes runners waiting for work. */
   work: WorkSignal;
+  /** Wakes those following runs (their event streams): a run ended. */
+  reported?: WorkSignal;
   /** Told of every run that finished or was cancelled (a pull request's preview reports it there). */
   ended?: (runId: string) => Promise<void>;
 }
 
 /** Eval runs: started on an environment's version, graded from their replays, read while and after they run. */
-export function createEvalRunService({ store, flags, config, clock, log, work, ended = async () => {} }: EvalRunDeps) {
+export function createEvalRunService({ store, flags, config, clock, log, work, reported, ended = async () => {} }: EvalRunDeps) {
   /** What follows a run's end must not undo it: a failure there is logged, the run stays ended. */
   async function announceEnd(runId: string): Promise<void> {
     try {
@@ -84,7 +86,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
       (latest, e) => (e.finishedAt && (!latest || e.finishedAt > latest) ? e.finishedAt : latest),
       null,
     );
-    return { ...gradeRun(run, executions, overrides, baseline), reportedAt };
+    return { ...gradeRun(run, executions, overrides, baseline), reportedAt, executions };
   }
 
   function view(run: EvalRunRecord, counts: ReturnType<typeof gradeRun>['counts']): EvalRunView {
@@ -250,12 +252,20 @@ export function createEvalRunService({ store, flags, config, clock, log, work, e
       return detail(await found(workspaceId, id));
     },
 
+    /** A run as it stands, with the results of its done cases and the executions they come from. */
+    async progress(workspaceId: string, id: string) {
+      const run = await found(workspaceId, id);
+      const { results, counts, executions } = await graded(run);
+      return { run: view(run, counts), results, executions };
+    },
+
     async cancel(membership: Membership, id: string): Promise<EvalRunView> {
       authorize(membership, 'runEvals');
       const run = await found(membership.id, id);
       if (!(await store.evalRuns.cancel(membership.id, id, clock().toISOString()))) {
         throw new DomainError('run_finished', `eval run ${id} is ${run.status === 'cancelled' ? 'cancelled' : 'finished'} already`);
       }
+      reported?.notify();
       await announceEnd(id);
       const cancelled = await found(membership.id, id);
       return view(cancelled, (await graded(cancelled)).counts);

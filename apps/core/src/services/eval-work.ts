@@ -50,6 +50,8 @@ export interface EvalWorkDeps {
   clock: Clock;
   log: Logger;
   work: WorkSignal;
+  /** Wakes those following runs (their event streams): a report landed. */
+  reported: WorkSignal;
   metrics: Pick<CoreMetrics, 'executionFinished' | 'leasesReclaimed'>;
 }
 
@@ -57,7 +59,7 @@ export interface EvalWorkDeps {
  * What eval runners ask of core: executions to replay (leased with a deadline, fairly across runs), the bundles of
  * versions, lease renewals, and their reports. Core only records; the model calls happen in the runners.
  */
-export function createEvalWorkService({ store, deployments, runs, config, clock, log, work, metrics }: EvalWorkDeps) {
+export function createEvalWorkService({ store, deployments, runs, config, clock, log, work, reported, metrics }: EvalWorkDeps) {
   async function describe(executions: EvalExecutionRecord[]): Promise<LeasedExecution[]> {
     const runsById = new Map<string, Promise<EvalRunRecord | undefined>>();
     const secrets = new Map<string, Promise<Record<string, string>>>();
@@ -116,9 +118,10 @@ export function createEvalWorkService({ store, deployments, runs, config, clock,
       return { lease_ms: config.evals.leaseMs, executions: await describe(leased) };
     },
 
-    /** Ends every long poll: core is stopping. */
+    /** Ends every long poll (runners' and run followers'): core is stopping. */
     stop(): void {
       work.close();
+      reported.close();
     },
 
     async bundle(workspaceId: string, versionId: string): Promise<{ files: Record<string, string> }> {
@@ -174,6 +177,7 @@ export function createEvalWorkService({ store, deployments, runs, config, clock,
         await runs.finish(outcome.runId);
         work.notify();
       }
+      reported.notify();
       return { accepted: true };
     },
   };

@@ -13,6 +13,7 @@ import { createDeviceAuthService } from './device-auth.ts';
 import { createEvalCaseService } from './eval-cases.ts';
 import { createEvalReports } from './eval-report.ts';
 import { createEvalRunService } from './eval-runs.ts';
+import { createEvalRunEvents } from './eval-run-events.ts';
 import { createEvalWorkService } from './eval-work.ts';
 import { createGraderAgreement } from './grader-agreement.ts';
 import { createFlagService } from './flags.ts';
@@ -71,8 +72,9 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
   };
   const flags = createFlagService(store, clock);
   const work = new WorkSignal();
+  const reported = new WorkSignal();
   const githubEvents = createGithubEventService({ store, clock, log, claimMs: config.github.eventClaimMs });
-  const evalRuns = createEvalRunService({ store, flags, config, clock, log, work, ended: githubEvents.runEnded });
+  const evalRuns = createEvalRunService({ store, flags, config, clock, log, work, reported, ended: githubEvents.runEnded });
   const graders = createGraderAgreement(store, clock);
   const evalReports = createEvalReports(store, evalRuns, graders, config.publicUrl);
   return {
@@ -94,7 +96,8 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     evalRuns,
     evalReports,
     graders,
-    evalWork: createEvalWorkService({ store, deployments, runs: evalRuns, config, clock, log, work, metrics }),
+    evalRunEvents: createEvalRunEvents({ store, runs: evalRuns, reported }),
+    evalWork: createEvalWorkService({ store, deployments, runs: evalRuns, config, clock, log, work, reported, metrics }),
     github: {
       links: createGithubLinkService(store, clock),
       installations: createGithubInstallationService(store, clock, log),

@@ -5,6 +5,12 @@ const recheckMs = 1000;
 export class WorkSignal {
   private waiters = new Set<() => void>();
   private stopping = false;
+  private notified = 0;
+
+  /** How many times it was notified: a reader that compares it before and after a read knows whether it missed one. */
+  get generation(): number {
+    return this.notified;
+  }
 
   /** Whether core is stopping: nobody should wait for work any more. */
   get closed(): boolean {
@@ -28,6 +34,7 @@ export class WorkSignal {
   }
 
   notify(): void {
+    this.notified++;
     for (const wake of [...this.waiters]) wake();
   }
 

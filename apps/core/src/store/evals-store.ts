@@ -49,6 +49,11 @@ export interface EvalExecutionRecord {
   tokens: { input: number; output: number };
   judgeTokens: { input: number; output: number };
   finishedAt: string | null;
+  /**
+   * Where the report lands in its run's order of reports, null until reported: larger for a later commit, so a
+   * reader that saw a report has seen every one below it that is settled (`evalRuns.settledBelow`).
+   */
+  reportSeq: number | null;
 }
 
 export interface EvalOverrideRecord {
@@ -121,6 +126,11 @@ export interface EvalsStore {
     list(workspaceId: string, environment: string | undefined, page: PageRequest<string>): Promise<Page<EvalRunRecord>>;
     /** The latest finished run on an environment (by finish time), if any. */
     latestFinished(workspaceId: string, environment: string): Promise<EvalRunRecord | undefined>;
+    /**
+     * The report sequence below which every report is committed and readable: a report still being written gets a
+     * sequence at or above it. Read it before the executions.
+     */
+    settledBelow(): Promise<number>;
     /** The run's executions in the order its cases were made (then by id), each case's by attempt. */
     executions(runId: string): Promise<EvalExecutionRecord[]>;
     overrides(runId: string): Promise<EvalOverrideRecord[]>;
@@ -178,4 +188,5 @@ export const pendingExecution = (
   tokens: { input: 0, output: 0 },
   judgeTokens: { input: 0, output: 0 },
   finishedAt: null,
+  reportSeq: null,
 });

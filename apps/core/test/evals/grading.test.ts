@@ -23,6 +23,7 @@ const replay = (caseId: string, attempt: number, verdict: Verdict | null, reason
   tokens: { input: 10, output: 2 },
   judgeTokens: { input: 0, output: 0 },
   finishedAt: null,
+  reportSeq: null,
 });
 
 const none = { override: undefined, baseline: null };

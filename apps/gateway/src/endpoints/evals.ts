@@ -17,6 +17,7 @@ import {
 } from '@svc/domain';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
+import { streamRunEvents } from '../http/run-events.ts';
 
 const evals = '/api/developer/v1/:workspace/evals';
 const id = z.string().max(100);
@@ -157,6 +158,31 @@ export const evalEndpoints = [
     response: { description: 'The run', schema: evalRunDetail },
     errors: ['workspace_not_found', 'eval_run_not_found'],
     handle: ({ core, caller, params }) => core.evals.runs.get.query(params, caller),
+  }),
+  endpoint({
+    method: 'get',
+    path: `${evals}/runs/:id/events`,
+    operationId: 'streamEvalRunEvents',
+    summary: "A run's progress as Server-Sent Events, live until it ends; send `Last-Event-ID` to resume after the last event you got",
+    tags: ['evals'],
+    auth: true,
+    params: runPath,
+    streams: true,
+    status: 200,
+    response: {
+      description: [
+        'An event stream (`text/event-stream`). Events, each with `data:` in JSON:',
+        '- `progress`: the counts (`status`, `cases`, `done`, `passed`, `failed`, `errors`, `regressions`, `skipped`); first, then after each batch of results.',
+        "- `result`: a case's result as it lands, as in the run's `results`; each case once.",
+        '- `finished`: the run as the run list shows it (without results), once it has finished or was cancelled; the stream then ends.',
+        "Every event's `id:` is the place of the last result sent in the run's order of reports (`0` before any): reconnect with `Last-Event-ID` set to it to get the results after it, each once. A run already ended answers its results and `finished` at once.",
+        'A comment line (`: keep-alive`) comes every 15 seconds while nothing else does.',
+      ].join('\n'),
+      schema: z.string(),
+      contentType: 'text/event-stream',
+    },
+    errors: ['workspace_not_found', 'eval_run_not_found'],
+    handle: streamRunEvents,
   }),
   endpoint({
     method: 'post',

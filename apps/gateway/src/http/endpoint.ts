@@ -1,9 +1,17 @@
 import type { ErrorCode } from '@svc/domain';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { CallOptions, CoreClient } from '../core-client.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What the gateway's settings tell endpoints that answer with a stream. */
+export interface StreamSettings {
+  /** How often an event stream sends a comment to keep its connection open through proxies (SVC_EVENTS_HEARTBEAT_MS). */
+  heartbeatMs: number;
+  /** Aborted when the gateway stops: streams end, so that it does not wait for them. */
+  closing: AbortSignal;
+}
 
 export interface HandlerInput<Body, Params, Query = Record<string, unknown>> {
   body: Body;
@@ -15,6 +23,9 @@ export interface HandlerInput<Body, Params, Query = Record<string, unknown>> {
   caller: CallOptions;
   /** The `Idempotency-Key` header, where the endpoint honours one. */
   idempotencyKey: string | undefined;
+  /** The answer, for an endpoint that `streams` it. */
+  res: Response;
+  streams: StreamSettings;
 }
 
 /**
@@ -44,6 +55,8 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, P extends z.ZodObject
   idempotent?: boolean;
   /** Headers of every answer, errors included. */
   responseHeaders?: Record<string, string>;
+  /** The handler writes its answer itself (an event stream), after it has refused what it refuses. */
+  streams?: boolean;
   status: number;
   /** The success's body; JSON unless `contentType` names another type (the handler then returns the text). */
   response: { description: string; schema?: z.ZodType; contentType?: string };

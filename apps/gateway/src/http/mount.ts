@@ -2,7 +2,7 @@ import { DomainError, idempotencyKey, invalidRequest, oauthErrorName } from '@sv
 import type { Logger } from '@svc/server-kit';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import type { CoreClient } from '../core-client.ts';
-import type { Endpoint } from './endpoint.ts';
+import type { Endpoint, StreamSettings } from './endpoint.ts';
 import { errorHeaders, sendError, toDomainError } from './errors.ts';
 import { bodyParser } from './json-body.ts';
 
@@ -18,7 +18,7 @@ function idempotencyKeyOf(ep: Endpoint, req: Request): string | undefined {
   return parsed.data;
 }
 
-async function run(ep: Endpoint, core: CoreClient, req: Request, res: Response): Promise<void> {
+async function run(ep: Endpoint, core: CoreClient, streams: StreamSettings, req: Request, res: Response): Promise<void> {
   const authorization = req.headers.authorization;
   if (ep.auth && !authorization) throw new DomainError('unauthorized', 'send Authorization: Bearer <token>');
   const rawBody = req.body === undefined && ep.bodyOptional ? {} : req.body;
@@ -36,7 +36,10 @@ async function run(ep: Endpoint, core: CoreClient, req: Request, res: Response):
     core,
     caller: { context: { authorization } },
     idempotencyKey: idempotencyKeyOf(ep, req),
+    res,
+    streams,
   });
+  if (ep.streams) return;
   if (ep.status === 204) res.status(204).end();
   else if (ep.response.contentType) res.status(ep.status).type(ep.response.contentType).send(result);
   else res.status(ep.status).json(result);
@@ -53,7 +56,7 @@ export function answerError(ep: Endpoint, thrown: unknown, req: Request, res: Re
   res.status(error.status).json({ error: oauthErrorName(error.code), error_description: error.message, ...error.details });
 }
 
-export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoint[], log: Logger): void {
+export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoint[], log: Logger, streams: StreamSettings): void {
   for (const ep of endpoints) {
     const responseHeaders: RequestHandler = (_req, res, next) => {
       for (const [name, value] of Object.entries(ep.responseHeaders ?? {})) res.setHeader(name, value);
@@ -61,7 +64,7 @@ export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoi
     };
     const handle = async (req: Request, res: Response) => {
       try {
-        await run(ep, core, req, res);
+        await run(ep, core, streams, req, res);
       } catch (thrown) {
         if (res.headersSent) throw thrown; // express ends a response that failed half-way
         answerError(ep, thrown, req, res, log);

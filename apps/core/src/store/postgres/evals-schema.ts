@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, primaryKey, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { evalCases } from './flags-schema.ts';
 import { agentVersions, chats, workspaces } from './schema.ts';
 
@@ -80,6 +80,8 @@ export const evalExecutions = pgTable(
     judgeInputTokens: integer('judge_input_tokens').notNull().default(0),
     judgeOutputTokens: integer('judge_output_tokens').notNull().default(0),
     finishedAt: text('finished_at'),
+    /** The order reports landed in, per run (see EvalExecutionRecord.reportSeq). */
+    reportSeq: bigint('report_seq', { mode: 'number' }),
   },
   (t) => [
     uniqueIndex('eval_executions_run_idx').on(t.runId, t.caseId, t.attempt),

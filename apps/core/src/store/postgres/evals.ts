@@ -138,6 +138,11 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
           .limit(1);
         return row && toRun(row);
       },
+      async settledBelow() {
+        // A report's sequence is its transaction's id; every transaction below the snapshot's xmin has ended.
+        const result = await db.execute<{ xmin: string }>(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`);
+        return Number(result.rows[0]!.xmin);
+      },
       async executions(runId) {
         // In the order the cases were made, each case's replays by attempt: the order results are shown in.
         const rows = await db
@@ -388,6 +393,8 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
               judgeInputTokens: report.judgeTokens.input,
               judgeOutputTokens: report.judgeTokens.output,
               finishedAt: report.at,
+              // The transaction's id: no lock to take, and readers know which ones may still commit (settledBelow).
+              reportSeq: sql`pg_current_xact_id()::text::bigint`,
             })
             .where(eq(evalExecutions.id, execution.id));
           const [left] = await openExecutionsOf(tx, run.id).limit(1);

@@ -80,6 +80,8 @@ export const evalExecutions = sqliteTable(
     judgeInputTokens: integer('judge_input_tokens').notNull().default(0),
     judgeOutputTokens: integer('judge_output_tokens').notNull().default(0),
     finishedAt: text('finished_at'),
+    /** The order reports landed in, per run (see EvalExecutionRecord.reportSeq). */
+    reportSeq: integer('report_seq'),
   },
   (t) => [
     uniqueIndex('eval_executions_run_idx').on(t.runId, t.caseId, t.attempt),

@@ -133,6 +133,10 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
           .get();
         return row && toRun(row);
       },
+      async settledBelow() {
+        // Writes are serial and a reader sees only what is committed (or its own group's): all of it is settled.
+        return Number.MAX_SAFE_INTEGER;
+      },
       async executions(runId) {
         // In the order the cases were made, each case's replays by attempt: the order results are shown in.
         return db
@@ -348,6 +352,8 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
               judgeInputTokens: report.judgeTokens.input,
               judgeOutputTokens: report.judgeTokens.output,
               finishedAt: report.at,
+              // Writes are serial: one more than the run's last.
+              reportSeq: sql`(select coalesce(max(report_seq), 0) + 1 from eval_executions where run_id = ${run.id})`,
             })
             .where(eq(evalExecutions.id, execution.id))
             .run();

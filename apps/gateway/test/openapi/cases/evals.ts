@@ -191,6 +191,23 @@ export const evalCases: OperationCases = {
       );
     },
   },
+  streamEvalRunEvents: {
+    sample: ({ token }) => ({ token, params: { ...evals, id: 'run_unknown' } }),
+    async answers(world) {
+      const { api, token } = world;
+      const run = await finishedRun(world);
+      // A finished run's stream gives its results and `finished` at once, then ends.
+      const events = await api.call('streamEvalRunEvents', { token, params: { ...evals, id: run.body.id } });
+      expect(events.body).toContain('event: result');
+      expect(events.body).toContain('event: finished');
+      expect((await api.call('streamEvalRunEvents', { token, params: { ...evals, id: 'run_unknown' } })).body.error.code).toBe(
+        'eval_run_not_found',
+      );
+      expect((await api.call('streamEvalRunEvents', { token, params: { ...nowhere, id: run.body.id } })).body.error.code).toBe(
+        'workspace_not_found',
+      );
+    },
+  },
   evalRunReport: {
     sample: ({ token }) => ({ token, params: { ...evals, id: 'run_unknown' } }),
     async answers(world) {

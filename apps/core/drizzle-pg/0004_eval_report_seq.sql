@@ -1,0 +1,1 @@
+ALTER TABLE "eval_executions" ADD COLUMN "report_seq" bigint;

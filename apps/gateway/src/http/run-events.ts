@@ -1,0 +1,72 @@
+import type { EvalRunView } from '@svc/domain';
+import type { HandlerInput } from './endpoint.ts';
+
+/** The event stream's keep-alive comment, unless SVC_EVENTS_HEARTBEAT_MS says otherwise. */
+export const defaultEventsHeartbeatMs = 15_000;
+/** How long one call to core waits for results: a stream whose client left stops within it. */
+const longPollMs = 10_000;
+
+/** A result's `seq`, as the client's `Last-Event-ID` says it; null (from the start) for anything else. */
+function cursorOf(lastEventId: string | undefined): number | null {
+  return lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : null;
+}
+
+/** What a `progress` event says of a run. */
+const progressOf = (run: EvalRunView) => ({
+  status: run.status,
+  cases: run.cases,
+  done: run.done,
+  passed: run.passed,
+  failed: run.failed,
+  errors: run.errors,
+  regressions: run.regressions,
+  skipped: run.skipped,
+});
+
+type Input = HandlerInput<unknown, { workspace: string; id: string }>;
+
+/**
+ * A run as Server-Sent Events: `progress`, each `result` as it lands, then `finished`, and the stream ends. Every
+ * event's id is the `seq` of the last result sent (0 before any): a client back with `Last-Event-ID` gets the results
+ * after it, each once. Core is long-polled, so whichever core records a report, every stream hears of it.
+ */
+export async function streamRunEvents({ core, caller, params, req, res, streams }: Input): Promise<void> {
+  let after = cursorOf(req.get('last-event-id'));
+  // Before the stream starts: an unknown run (or workspace, or a bad token) is answered as any error.
+  let answer = await core.evals.runs.events.query({ ...params, after, wait_ms: 0 }, caller);
+  res.status(200);
+  res.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+  res.flushHeaders();
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), streams.heartbeatMs);
+  // The client left, or the gateway stops (it must not wait for the stream): ended now, the poll under way ignored.
+  const end = () => {
+    clearInterval(heartbeat);
+    res.off('close', end);
+    streams.closing.removeEventListener('abort', end);
+    if (!res.writableEnded) res.end();
+  };
+  res.on('close', end);
+  streams.closing.addEventListener('abort', end);
+  const send = (event: string, data: unknown) => res.write(`event: ${event}\nid: ${after ?? 0}\ndata: ${JSON.stringify(data)}\n\n`);
+  try {
+    send('progress', progressOf(answer.run));
+    for (;;) {
+      for (const { seq, result } of answer.results) {
+        after = seq;
+        send('result', result);
+      }
+      if (answer.results.length > 0) send('progress', progressOf(answer.run));
+      if (answer.ended) {
+        send('finished', answer.run);
+        return;
+      }
+      const asked = Date.now();
+      answer = await core.evals.runs.events.query({ ...params, after, wait_ms: longPollMs }, caller);
+      if (res.writableEnded) return;
+      // Nothing, well before the wait was up: core is stopping. The client comes back, to a core that is not.
+      if (answer.results.length === 0 && !answer.ended && Date.now() - asked < longPollMs / 2) return;
+    }
+  } finally {
+    end();
+  }
+}
