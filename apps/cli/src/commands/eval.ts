@@ -1,20 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { runVerdict } from '@svc/digest';
-import { environmentForBranch, type EvalResultView, type EvalRunDetailView, type EvalRunView, maxRepeat, startRunInput } from '@svc/domain';
+import { environmentForBranch, type EvalRunDetailView, type EvalRunView, maxRepeat, startRunInput } from '@svc/domain';
 import { type Command, InvalidArgumentError } from 'commander';
 import { Api } from '../api.ts';
 import { globalOptions, requireCredential } from '../context.ts';
 import { CliError, exitCodes } from '../errors.ts';
-import { type RunProgress, type RunState, runProgress, silentProgress } from '../eval-progress.ts';
-import { serverEvents } from '../event-stream.ts';
+import { runProgress, silentProgress } from '../eval-progress.ts';
 import { runSummary } from '../eval-summary.ts';
 import { printJson } from '../output.ts';
 import { currentBranch } from '../repo.ts';
+import { type FollowedRun, followRun } from '../run-watch.ts';
 import { resolveWorkspace } from '../workspace.ts';
-
-const pollMs = 500;
-/** Polls that may fail in a row (the network, a restarting gateway) before `svc eval` gives up watching. */
-const pollRetries = 5;
 
 interface EvalOptions {
   env?: string;
@@ -78,8 +73,10 @@ export function registerEval(program: Command): void {
               'Ctrl-C cancels the run.\n',
           );
         }
-        const events = () => api.eventStream(`${runs}/${encodeURIComponent(started.id)}/events`, interrupted.signal);
-        let run = await watch(started, { detail, events }, interrupted.signal, options.json);
+        let run = await watch(
+          { api, path: `${runs}/${encodeURIComponent(started.id)}`, started, signal: interrupted.signal },
+          options.json,
+        );
         if (!run.finished) {
           await api.request('POST', `${runs}/${encodeURIComponent(started.id)}/cancel`).catch((error: unknown) => {
             if (!(error instanceof CliError && error.code === 'run_finished')) throw error;
@@ -99,59 +96,12 @@ export function registerEval(program: Command): void {
     });
 }
 
-interface RunReads {
-  detail: () => Promise<EvalRunDetailView>;
-  /** The run's event stream, or undefined when there is none. */
-  events: () => Promise<ReadableStream<Uint8Array> | undefined>;
-}
-
-/**
- * Follows the run until it finishes or Ctrl-C is pressed, showing its progress; answers its last state. The run's
- * event stream shows each case as it finishes; without one (an older server) or once it breaks, the run is polled.
- */
-async function watch(started: EvalRunView, reads: RunReads, interrupted: AbortSignal, json: boolean): Promise<EvalRunDetailView> {
-  const progress = json ? silentProgress : runProgress(started);
+/** Follows the run until it finishes or Ctrl-C is pressed, showing its progress; answers its last state. */
+async function watch(followed: Omit<FollowedRun, 'update'>, json: boolean): Promise<EvalRunDetailView> {
+  const progress = json ? silentProgress : runProgress(followed.started);
   try {
-    if (await follow(started, reads, progress)) return await reads.detail();
-    return await poll(reads.detail, progress, interrupted);
+    return await followRun({ ...followed, update: (run) => progress.update(run) });
   } finally {
     progress.stop();
-  }
-}
-
-/** Shows the run's events as they come: true once the run finished, false without a stream, when it broke, or on Ctrl-C. */
-async function follow(started: EvalRunView, reads: RunReads, progress: RunProgress): Promise<boolean> {
-  const body = await reads.events();
-  if (!body) return false;
-  const state: RunState = { ...started, results: [] };
-  try {
-    for await (const { event, data } of serverEvents(body)) {
-      if (event === 'progress') Object.assign(state, data as Partial<EvalRunView>);
-      else if (event === 'result') state.results.push(data as EvalResultView);
-      else if (event === 'finished') return true;
-      progress.update(state);
-    }
-  } catch {
-    // A broken connection, or Ctrl-C: polling picks up from the run as it stands.
-  }
-  return false;
-}
-
-/** Polls the run until it finishes or Ctrl-C is pressed, showing its progress; answers its last state. */
-async function poll(detail: () => Promise<EvalRunDetailView>, progress: RunProgress, interrupted: AbortSignal): Promise<EvalRunDetailView> {
-  let failures = 0;
-  for (;;) {
-    const run = await detail().catch((error: unknown) => {
-      // Only a failure to reach the server is worth another try; an answer with an error code is final.
-      if (!(error instanceof CliError) || error.code !== undefined || ++failures > pollRetries) throw error;
-      return undefined;
-    });
-    if (run) {
-      failures = 0;
-      progress.update(run);
-      if (run.finished || interrupted.aborted) return run;
-    }
-    // Ctrl-C ends the wait at once; the next poll answers the state to cancel from.
-    await sleep(pollMs, undefined, { signal: interrupted }).catch(() => undefined);
   }
 }

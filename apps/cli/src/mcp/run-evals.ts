@@ -1,12 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { environmentForBranch, type EvalRunDetailView, type EvalRunView } from '@svc/domain';
+import { environmentForBranch, type EvalRunView } from '@svc/domain';
 import type { Api } from '../api.ts';
+import type { RunState } from '../eval-progress.ts';
 import { runSummary } from '../eval-summary.ts';
+import { followRun } from '../run-watch.ts';
 import { currentBranch } from '../repo.ts';
-
-const pollMs = 500;
 
 export interface RunEvalsArgs {
   environment?: string;
@@ -15,14 +14,14 @@ export interface RunEvalsArgs {
   wait?: boolean;
 }
 
-const progressOf = (run: EvalRunDetailView) =>
-  `${run.done} of ${run.cases} cases done: ${run.passed} passed, ${run.failed} failed, ${run.errors} errors, ${run.regressions} regressions`;
+const progressOf = (run: RunState) =>
+  `${run.done} of ${run.cases} cases done: ${run.passed} passed, ${run.failed} failed, ${run.errors} errors`;
 
 /**
  * The `run_evals` tool: starts a run on the environment (the current branch's by default). Without `wait`, answers
- * its id. With it, sends an MCP progress notification each time more cases are done (when the client asked for
- * progress), and answers the summary `svc eval` prints, regressions against live first. A client that cancels the
- * call stops the wait, not the run.
+ * its id. With it, follows the run as `svc eval` does (its event stream, else polling), sends an MCP progress
+ * notification each time more cases are done (when the client asked for progress), and answers the summary `svc eval`
+ * prints, regressions against live first. A client that cancels the call stops the wait, not the run.
  */
 export async function runEvals(
   api: Api,
@@ -45,16 +44,17 @@ export async function runEvals(
 
   const progressToken = extra._meta?.progressToken;
   let reported = -1;
-  for (;;) {
-    const run = await api.request<EvalRunDetailView>('GET', `${runs}/${encodeURIComponent(started.id)}`);
-    if (progressToken !== undefined && run.done !== reported) {
-      reported = run.done;
-      await extra.sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken, progress: run.done, total: run.cases, message: progressOf(run) },
-      });
-    }
-    if (run.finished) return `Eval run ${run.id} of ${on}.\n\n${runSummary(run, links)}`;
-    await sleep(pollMs, undefined, { signal: extra.signal });
-  }
+  const run = await followRun({
+    api,
+    path: `${runs}/${encodeURIComponent(started.id)}`,
+    started,
+    signal: extra.signal,
+    update: (state) => {
+      if (progressToken === undefined || state.done === reported) return;
+      reported = state.done;
+      const params = { progressToken, progress: state.done, total: state.cases, message: progressOf(state) };
+      void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+    },
+  });
+  return `Eval run ${run.id} of ${on}.\n\n${runSummary(run, links)}`;
 }

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { EvalRunView } from '@svc/domain';
 import type { HandlerInput } from './endpoint.ts';
 
@@ -5,6 +6,11 @@ import type { HandlerInput } from './endpoint.ts';
 export const defaultEventsHeartbeatMs = 15_000;
 /** How long one call to core waits for results: a stream whose client left stops within it. */
 const longPollMs = 10_000;
+/**
+ * The least time between two calls of a stream to core: results landing meanwhile come in one answer. Without it a
+ * busy run answers every follower at every report, and a hundred followers slow the run they follow.
+ */
+const minPollGapMs = 250;
 
 /** A result's `seq`, as the client's `Last-Event-ID` says it; null (from the start) for anything else. */
 function cursorOf(lastEventId: string | undefined): number | null {
@@ -48,6 +54,7 @@ export async function streamRunEvents({ core, caller, params, req, res, streams 
   res.on('close', end);
   streams.closing.addEventListener('abort', end);
   const send = (event: string, data: unknown) => res.write(`event: ${event}\nid: ${after ?? 0}\ndata: ${JSON.stringify(data)}\n\n`);
+  let lastAsked = Date.now();
   try {
     send('progress', progressOf(answer.run));
     for (;;) {
@@ -60,7 +67,9 @@ export async function streamRunEvents({ core, caller, params, req, res, streams 
         send('finished', answer.run);
         return;
       }
-      const asked = Date.now();
+      await setTimeout(Math.max(0, lastAsked + minPollGapMs - Date.now()));
+      if (res.writableEnded) return;
+      const asked = (lastAsked = Date.now());
       answer = await core.evals.runs.events.query({ ...params, after, wait_ms: longPollMs }, caller);
       if (res.writableEnded) return;
       // Nothing, well before the wait was up: core is stopping. The client comes back, to a core that is not.
