@@ -10,7 +10,7 @@ const longPollMs = 10_000;
  * The least time between two calls of a stream to core: results landing meanwhile come in one answer. Without it a
  * busy run answers every follower at every report, and a hundred followers slow the run they follow.
  */
-const minPollGapMs = 250;
+const minPollGapMs = 1_000;
 
 /** A result's `seq`, as the client's `Last-Event-ID` says it; null (from the start) for anything else. */
 function cursorOf(lastEventId: string | undefined): number | null {
