@@ -1,3 +1,5 @@
+import { createParser } from 'eventsource-parser';
+
 /** One Server-Sent Event as a client reads it; a comment line (`: keep-alive`) comes as `comment`. */
 export interface StreamEvent {
   event?: string;
@@ -29,32 +31,21 @@ export async function openEventStream(url: string, token: string, lastEventId?: 
     return { status: response.status, contentType, error: await response.json(), next: async () => undefined, close: () => {} };
   }
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const parse = (block: string): StreamEvent => {
-    const event: StreamEvent = {};
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) event.comment = line.slice(1).trim();
-      else if (line.startsWith('event: ')) event.event = line.slice(7);
-      else if (line.startsWith('id: ')) event.id = line.slice(4);
-      else if (line.startsWith('data: ')) event.data = JSON.parse(line.slice(6));
-    }
-    return event;
-  };
+  const parsed: StreamEvent[] = [];
+  const parser = createParser({
+    onEvent: ({ event, id, data }) => parsed.push({ event, id, data: JSON.parse(data) }),
+    onComment: (comment) => parsed.push({ comment: comment.trim() }),
+  });
   return {
     status: response.status,
     contentType,
     async next() {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          return parse(block);
-        }
+      while (parsed.length === 0) {
         const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-        if (done) return undefined;
-        buffer += value;
+        if (done || value === undefined) return undefined;
+        parser.feed(value);
       }
+      return parsed.shift();
     },
     close: () => hangUp.abort(),
   };
