@@ -59,6 +59,12 @@ const concurrency = 32;
 /** In-flight count at or under which finished sends make room for more. */
 const lowWater = concurrency / 2;
 /**
+ * The least time between two claims. Under load every turn of the event loop would claim, each claim a query that
+ * passes over the items in flight (and, with several cores, those other cores are claiming); one claim a moment
+ * later takes what they would have, for a few milliseconds more on a code's way out.
+ */
+const minClaimGapMs = 20;
+/**
  * How long a claimed item is this core's alone unless told (SVC_OUTBOX_CLAIM_MS): far longer than a send takes (a
  * silent provider or SMTP server fails it after SVC_SENDER_TIMEOUT_MS or SMTP_TIMEOUT_MS, 10 s unless told), and
  * short enough that the items of a core that died are sent by another a minute later.
@@ -87,6 +93,7 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
   let scheduled = false;
   let again = false;
   let stopped = false;
+  let lastClaim = 0;
 
   /** A record refused: this core's claim ended, and the claimer that holds the item now records its outcome. */
   function claimLost(item: T, outcome: string): void {
@@ -146,18 +153,20 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
 
   /**
    * Fills at the end of this turn of the event loop (so the kicks of a busy turn make one query, after its writes
-   * are committed), or once more after the fill under way. Above the low-water mark, finishing sends kick instead.
+   * are committed), no sooner than `minClaimGapMs` after the last claim, or once more after the fill under way. Above the low-water mark, finishing sends kick instead.
    */
   function kick(): void {
     if (stopped || scheduled || inFlight.size > lowWater) return;
     scheduled = true;
-    setImmediate(() => {
+    const wait = lastClaim + minClaimGapMs - Date.now();
+    const run = () => {
       scheduled = false;
       if (stopped) return;
       if (filling) {
         again = true;
         return;
       }
+      lastClaim = Date.now();
       filling = fill()
         .catch((error: unknown) => log.error({ err: error, outbox: name }, 'outbox loop failed'))
         .finally(() => {
@@ -167,7 +176,9 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
             kick();
           }
         });
-    });
+    };
+    if (wait > 0) setTimeout(run, wait);
+    else setImmediate(run);
   }
 
   return {
