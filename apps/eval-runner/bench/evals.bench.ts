@@ -5,14 +5,17 @@
  * 50 ms. Printed for EVAL_CONCURRENCY 8 and 32: the wall time from the POST that starts the run to the run's
  * finished_at, as a ratio of the ideal ceil(cases / concurrency) x (turns + 1) x 50 ms, and the CPU time core and
  * the runner spent per case (from /proc). Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
- * medians are printed. At concurrency 32 the same run is made again with 100 clients reading its event stream
- * (GET .../events) to its end, and its wall time is printed as a ratio of the run's without them. It runs once with core on SQLite, once on a PostgreSQL database of its own (on the test
- * server, SVC_TEST_POSTGRES_URL; dropped at the end). BENCH_PROFILE=DIR writes CPU profiles of core and the runner.
+ * medians are printed. At concurrency 32, each round's run is made again right after it with 100 clients reading
+ * its event stream (GET .../events) to its end, and the median of those runs' wall times over their plain ones' is
+ * printed. It runs once with core on SQLite, once on a PostgreSQL database of its own (on the test server,
+ * SVC_TEST_POSTGRES_URL; dropped at the end). BENCH_PROFILE=DIR writes CPU profiles of core and the runner.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import {
   anthropicMessage,
   chatCompletion,
@@ -36,6 +39,18 @@ const concurrencies = [8, 32];
 const followedConcurrency = 32;
 const subscribers = 100;
 const apps = fileURLToPath(new URL('../../', import.meta.url));
+const execFileAsync = promisify(execFile);
+
+/** The subscribers' process: reads the stream at argv[1] with the token at argv[2], argv[3] times at once. */
+const subscriberScript = `
+const [url, token, count] = process.argv.slice(1);
+const read = async () => {
+  const response = await fetch(url, { headers: { authorization: 'Bearer ' + token } });
+  if (response.status !== 200) throw new Error('events: ' + response.status + ' ' + (await response.text()));
+  return (await response.text()).split('\\n').filter((line) => line === 'event: result').length;
+};
+process.stdout.write(JSON.stringify(await Promise.all(Array.from({ length: Number(count) }, read))));
+`;
 
 function start(entry: string, env: Record<string, string>): ProcessGroup {
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
@@ -107,28 +122,31 @@ async function measure(database: string | undefined): Promise<string[]> {
     });
   }
 
-  /** Every event of one subscriber's stream of the run, read to its end; the count of results it got. */
-  async function subscribe(runId: string): Promise<number> {
-    const response = await fetch(`http://127.0.0.1:${port}/api/developer/v1/demo/evals/runs/${runId}/events`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (response.status !== 200) throw new Error(`events: ${response.status} ${await response.text()}`);
-    const text = await response.text();
-    return text.split('\n').filter((line) => line === 'event: result').length;
+  /**
+   * Reads the run's event stream `subscribers` times at once to its end, in a process of its own (reading them here
+   * would slow the fake models that pace the run); answers how many results each stream got.
+   */
+  async function subscribe(runId: string): Promise<number[]> {
+    const url = `http://127.0.0.1:${port}/api/developer/v1/demo/evals/runs/${runId}/events`;
+    const { stdout } = await execFileAsync(process.execPath, [
+      '--input-type=module',
+      '-e',
+      subscriberScript,
+      url,
+      token,
+      String(subscribers),
+    ]);
+    return JSON.parse(stdout) as number[];
   }
 
-  /** The wall times of runs read by `subscribers` streams each, from the POST to finished_at. */
-  async function followedRuns(): Promise<number[]> {
-    const times: number[] = [];
-    for (let round = 1; round <= rounds; round++) {
-      const started = Date.now();
-      const run = await api('/evals/runs', { environment: 'bench', agent: 'bench' });
-      const got = await Promise.all(Array.from({ length: subscribers }, () => subscribe(run.id as string)));
-      if (got.some((count) => count !== cases)) throw new Error(`a subscriber missed results: ${got.join(',')}`);
-      const detail = await api(`/evals/runs/${run.id}`);
-      times.push(Date.parse(detail.finished_at as string) - started);
-    }
-    return times;
+  /** The wall time of a run read by `subscribers` streams, from the POST to finished_at. */
+  async function followedRun(): Promise<number> {
+    const started = Date.now();
+    const run = await api('/evals/runs', { environment: 'bench', agent: 'bench' });
+    const got = await subscribe(run.id as string);
+    if (got.some((count) => count !== cases)) throw new Error(`a subscriber missed results: ${got.join(',')}`);
+    const detail = await api(`/evals/runs/${run.id}`);
+    return Date.parse(detail.finished_at as string) - started;
   }
 
   const rows: string[] = [];
@@ -147,6 +165,7 @@ async function measure(database: string | undefined): Promise<string[]> {
     const cpu: number[] = [];
     const coreCpu: number[] = [];
     const wallMs: number[] = [];
+    const followed: number[] = [];
     for (let round = 0; round <= rounds; round++) {
       const coreBefore = cpuMs(core.child.pid);
       const cpuBefore = coreBefore + cpuMs(runner.child.pid);
@@ -166,12 +185,13 @@ async function measure(database: string | undefined): Promise<string[]> {
       wallMs.push(Date.parse(detail.finished_at as string) - started);
       cpu.push(cpuPerCase);
       coreCpu.push(coreCpuPerCase);
+      // Each followed run right after its plain one: a machine that slows down meanwhile slows both.
+      if (concurrency === followedConcurrency) followed.push(await followedRun());
     }
-    const followed = concurrency === followedConcurrency ? await followedRuns() : [];
     await runner.stop();
     if (followed.length > 0) {
       rows.push(
-        `EVAL_CONCURRENCY ${concurrency} with ${subscribers} event stream subscribers: ${(median(followed) / median(wallMs)).toFixed(2)} x the run without ` +
+        `EVAL_CONCURRENCY ${concurrency} with ${subscribers} event stream subscribers: ${median(followed.map((ms, i) => ms / wallMs[i]!)).toFixed(2)} x the run without ` +
           `(${median(followed)} ms against ${median(wallMs)} ms)   [rounds: ${followed.join(', ')} ms]`,
       );
     }
