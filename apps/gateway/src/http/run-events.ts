@@ -7,8 +7,9 @@ export const defaultEventsHeartbeatMs = 15_000;
 /** How long one call to core waits for results: a stream whose client left stops within it. */
 const longPollMs = 10_000;
 /**
- * The least time between two calls of a stream to core: results landing meanwhile come in one answer. Without it a
- * busy run answers every follower at every report, and a hundred followers slow the run they follow.
+ * The least time between two calls of a stream to core, taken on the clock's whole multiples of it: results landing
+ * meanwhile come in one answer. Without it a busy run answers every follower at every report, and a hundred
+ * followers slow the run they follow.
  */
 const minPollGapMs = 1_000;
 
@@ -99,7 +100,8 @@ export async function streamRunEvents(input: Input): Promise<void> {
       if (answer.ended) send('finished', answer.run);
       res.uncork();
       if (answer.ended) return;
-      await setTimeout(Math.max(0, lastAsked + minPollGapMs - Date.now()));
+      // On the clock's whole gaps: the streams of a run ask together, so they share the call and its answer.
+      await setTimeout(Math.max(0, Math.ceil((lastAsked + minPollGapMs) / minPollGapMs) * minPollGapMs - Date.now()));
       if (res.writableEnded) return;
       lastAsked = Date.now();
       const shared = poll(input, after);
