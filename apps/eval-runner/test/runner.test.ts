@@ -159,20 +159,21 @@ it("reads SVC_MODEL_TIMEOUT_MS as core does, 60 s unless told: a replay's or a j
 });
 
 it('warns of a lost lease only when it was lost: cases reported while their renewal was under way are not', async () => {
-  const model = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: 5 }));
-  // Leases of 0.3 s are renewed every 0.1 s: most reports cross a renewal under way.
+  const model = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: 30 }));
+  // Leases of 0.9 s are renewed every 0.3 s, and reports land every few milliseconds: reports cross renewals under
+  // way. Only a runner stalled for 0.9 s (a busy machine can stall one for 0.3 s) would really lose a lease.
   const secretKey = randomBytes(32);
   const core = await startCore({
     dataDir: tempDir(),
     port: 0,
     secretKey,
     log,
-    config: { ...defaultConfig, evals: { judges: [], leaseMs: 300 } },
+    config: { ...defaultConfig, evals: { judges: [], leaseMs: 900 } },
   });
   const { services } = core;
   const { workspace, run } = await startEvalRun(
     core,
-    Array.from({ length: 60 }, (_, i) => ({ turns: [`When? ${i}`] })),
+    Array.from({ length: 120 }, (_, i) => ({ turns: [`When? ${i}`] })),
   );
   const { lines, log: runnerLog } = capture();
   const runner = startRunner({
@@ -185,8 +186,8 @@ it('warns of a lost lease only when it was lost: cases reported while their rene
   });
   await expect.poll(async () => (await services.evalRuns.get(workspace.id, run.id))?.finished).toBe(true);
   await runner.stop();
-  expect(await services.evalRuns.get(workspace.id, run.id)).toMatchObject({ done: 60, passed: 60 });
-  expect(lines.filter((line) => line.includes('case finished'))).toHaveLength(60);
+  expect(await services.evalRuns.get(workspace.id, run.id)).toMatchObject({ done: 120, passed: 120 });
+  expect(lines.filter((line) => line.includes('case finished'))).toHaveLength(120);
   expect(lines.filter((line) => line.includes('lease lost'))).toEqual([]);
   await core.stop();
   await model.close();

@@ -27,9 +27,7 @@ export function CaseStrip({ results, slots }: { results: CaseResult[]; slots: nu
       >
         {results.map((result, i) => (
           <rect key={result.runId} className={`cell ${result.verdict}`} x={i * (cell + gap)} y={0} width={cell} height={cell} rx={2}>
-            <title>
-              v{result.version}: {result.verdict}
-            </title>
+            <title>{`v${result.version}: ${result.verdict}`}</title>
           </rect>
         ))}
         {Array.from({ length: slots - results.length }, (_, i) => (

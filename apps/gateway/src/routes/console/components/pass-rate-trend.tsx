@@ -65,7 +65,7 @@ export function PassRateTrend({ workspace, environment, runs, live }: PassRateTr
         <a href={`${evalRunsPath(workspace)}?environment=${encodeURIComponent(environment)}`}>{environment}</a>
       </figcaption>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
-        <title id={`${id}-title`}>Pass rate on {environment}</title>
+        <title id={`${id}-title`}>{`Pass rate on ${environment}`}</title>
         <desc id={`${id}-desc`}>{summary}</desc>
         {[0, 0.5, 1].map((rate) => {
           const { y } = pointAt(0, 2, rate);
