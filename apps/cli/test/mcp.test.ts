@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
+import { createMemberWithToken, createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
 
 const demo = fileURLToPath(new URL('../../../examples/demo', import.meta.url));
@@ -119,15 +119,7 @@ describe('svc mcp', () => {
   });
 
   it('answers what the token may not do as tool errors carrying the error code', async () => {
-    const supervisor = await createUserWithToken(platform, 'sam@example.com');
-    const { identity, store } = platform.core.services;
-    const workspace = (await store.workspaces.findBySlug('demo'))!.id;
-    await store.workspaces.addMember(
-      workspace,
-      (await identity.findOrCreateUser('sam@example.com')).id,
-      'supervisor',
-      new Date().toISOString(),
-    );
+    const supervisor = await createMemberWithToken(platform, 'demo', 'sam@example.com', 'supervisor');
     const client = await connect(supervisor);
 
     // A supervisor reads the flags, but neither deploys nor starts runs.

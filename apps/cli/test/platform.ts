@@ -3,4 +3,4 @@ import { platformWith } from '@svc/test-platform';
 
 /** The test platform: core, the eval runner and the gateway, over real HTTP on free ports. */
 export const { startPlatform } = platformWith(startGateway);
-export { createUserWithToken, type PlatformOptions, type TestPlatform } from '@svc/test-platform';
+export { createMemberWithToken, createUserWithToken, type PlatformOptions, type TestPlatform } from '@svc/test-platform';

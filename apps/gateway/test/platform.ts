@@ -3,4 +3,4 @@ import { startGateway } from '../src/index.ts';
 
 /** The test platform with this gateway. */
 export const { startPlatform, startGatewayWithoutCore } = platformWith(startGateway);
-export { createUserWithToken, type PlatformOptions, type TestPlatform } from '@svc/test-platform';
+export { createMemberWithToken, createUserWithToken, type PlatformOptions, type TestPlatform } from '@svc/test-platform';

@@ -5,4 +5,4 @@ export type { FinishedPreview } from './pr-comment-run.ts';
 export { reportLimits, type ReplayedCase } from './run-case.ts';
 export * from './run-report.ts';
 export * from './run-verdict.ts';
-export { passRate, passRateLine, percent } from './pass-rate.ts';
+export { passRate, passRateLine } from './pass-rate.ts';

@@ -4,6 +4,7 @@ import { type CoreConfig, createPostgresStore, defaultConfig, type RunningCore, 
 import { startRunner } from '@svc/eval-runner';
 import { dropPostgresDatabases, freePort, migratedPostgresDatabases, tempDir } from '@svc/testkit';
 import { afterAll } from 'vitest';
+import type { Role } from '@svc/domain';
 import { createLogger, deriveInternalToken, type Logger, type MetricsServer, serveMetrics } from '@svc/server-kit';
 
 export interface TestPlatform {
@@ -210,4 +211,17 @@ export async function createUserWithToken(platform: TestPlatform, email: string)
   const { identity } = platform.core.services;
   const user = await identity.findOrCreateUser(email);
   return (await identity.issueToken(user.id, 'test token')).token;
+}
+
+/**
+ * A new user with a developer token, made a member of workspace `slug` with `role` in core's store, as accepting an
+ * invitation would; returns the plain token.
+ */
+export async function createMemberWithToken(platform: TestPlatform, slug: string, email: string, role: Role): Promise<string> {
+  const { identity, store } = platform.core.services;
+  const token = await createUserWithToken(platform, email);
+  const workspace = await store.workspaces.findBySlug(slug);
+  if (!workspace) throw new Error(`no workspace ${slug}`);
+  await store.workspaces.addMember(workspace.id, (await identity.findOrCreateUser(email)).id, role, new Date().toISOString());
+  return token;
 }

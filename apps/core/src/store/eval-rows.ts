@@ -1,4 +1,5 @@
-import type { EvalExecutionRecord, EvalRunRecord } from './evals-store.ts';
+import { type SQLWrapper, sql } from 'drizzle-orm';
+import type { EvalExecutionRecord, EvalRunRecord, ReviewRecord } from './evals-store.ts';
 
 /** How both stores keep eval runs and executions: a run's lists as JSON text, the token counts as columns. */
 type RunRow = Omit<EvalRunRecord, 'version' | 'agentModels' | 'skipped'> & {
@@ -56,3 +57,16 @@ export const openExecutionStatuses = ['pending', 'leased'] as const;
 
 /** Thrown inside a run's finish to roll it back: a flag moved on since the run's changes to it were computed. */
 export class FlagMoved extends Error {}
+
+/** A reviewed result's replays counted by verdict in SQL, the same on both stores: `verdict` is the executions' column. */
+export function replayCounts(verdict: SQLWrapper) {
+  const count = (wanted?: 'pass' | 'error') =>
+    (wanted ? sql`sum(case when ${verdict} = ${wanted} then 1 else 0 end)` : sql`count(*)`).mapWith(Number);
+  return { passed: count('pass'), errored: count('error'), total: count() };
+}
+
+/** A reviewed result as both stores read it: its grader, the person's verdict and its replays' counts. */
+export const toReview = ({ passed, errored, total, ...review }: Omit<ReviewRecord, 'replays'> & ReviewRecord['replays']): ReviewRecord => ({
+  ...review,
+  replays: { passed, errored, total },
+});

@@ -1,7 +1,7 @@
 import { request } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
+import { createMemberWithToken, createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { launchChromium, signIn, windowOf } from './chromium.ts';
 
 const files = {
@@ -190,15 +190,7 @@ it("the console serves the flags digest as flags.md to its members, the same tex
 });
 
 it("a supervisor is offered to change only the flags and cases they made; on others' the page says who may", async () => {
-  const sue = await createUserWithToken(platform, 'sue@example.com');
-  const { identity, store } = platform.core.services;
-  const workspace = (await store.workspaces.findBySlug('acme'))!.id;
-  await store.workspaces.addMember(
-    workspace,
-    (await identity.findOrCreateUser('sue@example.com')).id,
-    'supervisor',
-    new Date().toISOString(),
-  );
+  const sue = await createMemberWithToken(platform, 'acme', 'sue@example.com', 'supervisor');
   const as = (who: string, path: string, json: object) => request(`${platform.url}${path}`, { token: who, json });
   const chat = (await as(token, '/api/v1/acme/chats', { agent: 'sales', environment: 'live' })).body.chat_id;
   const sent = await as(token, `/api/v1/acme/chats/${chat}/messages`, { text: 'is there a discount?' });

@@ -1,6 +1,16 @@
 import { and, asc, desc, eq, exists, gt, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
-import { executionRow, FlagMoved, openExecutionStatuses, openRunStatuses, runRow, toExecution, toRun } from '../eval-rows.ts';
+import {
+  executionRow,
+  FlagMoved,
+  openExecutionStatuses,
+  openRunStatuses,
+  replayCounts,
+  runRow,
+  toExecution,
+  toReview,
+  toRun,
+} from '../eval-rows.ts';
 import { evalBacklogColumns } from '../backlog.ts';
 import type { EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
@@ -157,28 +167,19 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         return db.select().from(evalOverrides).where(eq(evalOverrides.runId, runId)).orderBy(asc(evalOverrides.caseId));
       },
       async reviews(workspaceId, since) {
-        const count = (verdict?: 'pass' | 'error') =>
-          (verdict ? sql`sum(case when ${evalExecutions.verdict} = ${verdict} then 1 else 0 end)` : sql`count(*)`).mapWith(Number);
         const rows = await db
           .select({
             judge: evalExecutions.judge,
             person: evalOverrides.verdict,
             minPass: evalRuns.minPass,
-            passed: count('pass'),
-            errored: count('error'),
-            total: count(),
+            ...replayCounts(evalExecutions.verdict),
           })
           .from(evalOverrides)
           .innerJoin(evalRuns, eq(evalRuns.id, evalOverrides.runId))
           .innerJoin(evalExecutions, and(eq(evalExecutions.runId, evalOverrides.runId), eq(evalExecutions.caseId, evalOverrides.caseId)))
           .where(and(eq(evalRuns.workspaceId, workspaceId), gte(evalOverrides.at, since)))
           .groupBy(evalOverrides.runId, evalOverrides.caseId, evalOverrides.verdict, evalRuns.minPass, evalExecutions.judge);
-        return rows.map(({ judge, person, minPass, passed, errored, total }) => ({
-          judge,
-          person,
-          minPass,
-          replays: { passed, errored, total },
-        }));
+        return rows.map(toReview);
       },
       async override(runId, caseId, override) {
         await transact(async (tx) => {

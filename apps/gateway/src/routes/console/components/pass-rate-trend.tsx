@@ -1,5 +1,5 @@
-import { passRate, percent } from '@svc/digest';
-import type { EvalRunView } from '@svc/domain';
+import { passRate } from '@svc/digest';
+import { type EvalRunView, percent } from '@svc/domain';
 import { evalRunPath, evalRunsPath } from '../paths.ts';
 
 export interface PassRateTrendProps {
@@ -39,7 +39,7 @@ function labelled(points: { run: EvalRunView; x: number }[]): Set<string> {
   return shown;
 }
 
-const describe = (run: EvalRunView) => `v${run.version.number}: ${run.passed} of ${run.cases} passed (${percent(passRate(run)!)})`;
+const describe = (run: EvalRunView) => `v${run.version.number}: ${run.passed} of ${run.cases} passed (${percent(passRate(run)!)} %)`;
 
 /**
  * The pass rate of an environment's last finished runs as an inline SVG: a point per run (linking to it, its
@@ -57,8 +57,8 @@ export function PassRateTrend({ workspace, environment, runs, live }: PassRateTr
     `Pass rate of the last ${runs.length} finished run${runs.length === 1 ? '' : 's'} on ${environment}: ` +
     (runs.length === 1
       ? describe(last)
-      : `from ${percent(passRate(first)!)} (v${first.version.number}) to ${percent(passRate(last)!)} (v${last.version.number})`) +
-    (liveRate === null ? '.' : `; live's latest run: ${percent(liveRate)} (v${live!.version.number}).`);
+      : `from ${percent(passRate(first)!)} % (v${first.version.number}) to ${percent(passRate(last)!)} % (v${last.version.number})`) +
+    (liveRate === null ? '.' : `; live's latest run: ${percent(liveRate)} % (v${live!.version.number}).`);
   return (
     <figure className="trend">
       <figcaption>
@@ -73,7 +73,7 @@ export function PassRateTrend({ workspace, environment, runs, live }: PassRateTr
             <g key={rate} className="grid">
               <line x1={plot.left} x2={width - plot.right} y1={y} y2={y} />
               <text x={plot.left - 4} y={y + 3} textAnchor="end">
-                {percent(rate)}
+                {`${percent(rate)} %`}
               </text>
             </g>
           );
@@ -82,7 +82,7 @@ export function PassRateTrend({ workspace, environment, runs, live }: PassRateTr
           <g className="live">
             <line x1={plot.left} x2={width - plot.right} y1={pointAt(0, 2, liveRate).y} y2={pointAt(0, 2, liveRate).y} />
             <text x={width - plot.right} y={pointAt(0, 2, liveRate).y - 3} textAnchor="end">
-              live {percent(liveRate)}
+              {`live ${percent(liveRate)} %`}
             </text>
           </g>
         )}
