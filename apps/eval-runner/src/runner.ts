@@ -69,7 +69,7 @@ export function startRunner({
    * Executions leased ahead of the slots: a slot that frees starts the next at once. The runner asks again only once
    * half of them are gone, for several at a time, so core answers one lease request per few cases, not per case.
    */
-  const ahead = Math.max(2, Math.ceil(concurrency / 4));
+  const ahead = Math.max(8, Math.ceil(concurrency / 4));
 
   /**
    * A report that failed is tried again after a second (`pollMs` if shorter), twice as long at each try: about 15 s

@@ -97,7 +97,11 @@ export interface EvalBacklog {
 }
 
 export type ReportOutcome =
-  /** Recorded; `runComplete` when it was the run's last open execution: the run is for finishing (`evalRuns.finish`). */
+  /**
+   * Recorded; `runComplete` when no execution of the run is open once it is: the run is for finishing
+   * (`evalRuns.finish`, which only one caller wins). Of the last reports, committed at the same time, at least one
+   * says so.
+   */
   | { accepted: true; runId: string; runComplete: boolean }
   /** The lease is not this report's any more (expired and granted again, cancelled, or already reported): nothing written. */
   | { accepted: false };

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
+import { bufferedFetch } from './buffered-fetch.ts';
 import { withDeadline } from './deadline.ts';
 import { maxRetries, modelFamily } from './family.ts';
 
@@ -35,7 +36,13 @@ function toMessages(steps: Step[]): MessageParam[] {
 
 /** Anthropic's Messages API. `timeoutMs` bounds each call. */
 export function anthropicProvider(model: string, settings: AnthropicSettings, timeoutMs: number): ModelProvider {
-  const client = new Anthropic({ apiKey: settings.apiKey ?? 'not-set', baseURL: settings.baseURL, maxRetries, timeout: timeoutMs });
+  const client = new Anthropic({
+    apiKey: settings.apiKey ?? 'not-set',
+    baseURL: settings.baseURL,
+    maxRetries,
+    timeout: timeoutMs,
+    fetch: bufferedFetch,
+  });
   return {
     family: modelFamily('anthropic', model),
     model,

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
+import { bufferedFetch } from './buffered-fetch.ts';
 import { withDeadline } from './deadline.ts';
 import { maxRetries, modelFamily } from './family.ts';
 
@@ -27,7 +28,13 @@ function toMessages(system: string, steps: Step[]): ChatCompletionMessageParam[]
 
 /** Any OpenAI-compatible chat completions server: OpenAI, vLLM, Ollama, llama.cpp server. `timeoutMs` bounds each call. */
 export function openAiProvider(model: string, settings: OpenAiSettings, timeoutMs: number): ModelProvider {
-  const client = new OpenAI({ apiKey: settings.apiKey ?? 'not-needed', baseURL: settings.baseURL, maxRetries, timeout: timeoutMs });
+  const client = new OpenAI({
+    apiKey: settings.apiKey ?? 'not-needed',
+    baseURL: settings.baseURL,
+    maxRetries,
+    timeout: timeoutMs,
+    fetch: bufferedFetch,
+  });
   return {
     family: modelFamily('openai', model),
     model,

@@ -28,7 +28,7 @@ const inboxColumns = {
 };
 
 /** Inserts a chat's messages with their traces, in the caller's transaction: `seq` numbers them in the order given. */
-export async function insertMessages(tx: PgTx, messages: ChatMessage[]): Promise<void> {
+async function insertMessages(tx: PgTx, messages: ChatMessage[]): Promise<void> {
   if (messages.length > 0) await tx.insert(chatMessages).values(messages.map(messageRow));
 }
 

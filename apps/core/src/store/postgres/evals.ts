@@ -15,16 +15,52 @@ import { evalBacklogColumns } from '../backlog.ts';
 import type { EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
-import { insertMessages } from './agents.ts';
+import { messageRow } from '../agents-rows.ts';
 import type { PgDb } from './database.ts';
 import { applyFlagChange } from './flags.ts';
-import { chats, evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
-import type { PgTx, Transact } from './transaction.ts';
+import { evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
+import { type PgTx, statement, type Transact } from './transaction.ts';
 
 /** Executions inserted per statement when a run is created: well under PostgreSQL's 65,535 parameters. */
 const executionsPerInsert = 1000;
 
 /** An execution a lease may take: pending, or leased until before `now`. */
+/**
+ * A report in one statement, so one round trip: it locks the execution while its lease ($1, $2) holds, records the
+ * replayed chat ($10-$12) and its messages ($13, a JSON array in order) and the verdict, and answers the run.
+ * Foreign keys are checked at the statement's end, once the chat is in.
+ */
+const reportStatement = `
+  with found as (
+    select e.id, e.run_id, e.agent, r.workspace_id, r.environment, r.version_id
+    from eval_executions e join eval_runs r on r.id = e.run_id
+    where e.id = $1 and e.lease_id = $2 and e.status = 'leased'
+    for update of e
+  ),
+  chat as (
+    insert into chats (id, workspace_id, agent, environment, version_id, channel, replay, created_at)
+    select $10::text, workspace_id, agent, environment, version_id, $11::text, true, $12::text from found
+    where $10::text is not null
+    returning id
+  ),
+  messages as (
+    insert into chat_messages (id, chat_id, role, text, trace, created_at)
+    select m.value->>'id', chat.id, m.value->>'role', m.value->>'text', m.value->>'trace', m.value->>'createdAt'
+    from chat, jsonb_array_elements($13::jsonb) with ordinality as m(value, n)
+    order by m.n
+  ),
+  done as (
+    update eval_executions e
+    set status = 'done', verdict = $3, reasoning = $4, replay_chat_id = (select id from chat),
+      input_tokens = $5, output_tokens = $6, judge_input_tokens = $7, judge_output_tokens = $8, finished_at = $9,
+      -- The transaction's id: no lock to take, and readers know which ones may still commit (settledBelow).
+      report_seq = pg_current_xact_id()::text::bigint
+    from found where e.id = found.id
+    returning e.run_id
+  )
+  select run_id from done
+`;
+
 const leasableAt = (now: string) =>
   or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, now)));
 
@@ -36,6 +72,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
       .select({ id: evalExecutions.id })
       .from(evalExecutions)
       .where(and(eq(evalExecutions.runId, runId), inArray(evalExecutions.status, openExecutionStatuses)));
+  const anyOpenExecution = openExecutionsOf(db, sql.placeholder('runId')).limit(1).prepare('evals_any_open');
 
   /**
    * The executions a lease may take, fairly across runs, as on SQLite: a run's place in line is what it holds
@@ -350,57 +387,32 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         return leases.flatMap(({ executionId }) => (ids.has(executionId) ? [executionId] : []));
       },
       async report(report) {
-        return transact(async (tx) => {
-          const [found] = await tx
-            .select({ execution: evalExecutions, run: evalRuns })
-            .from(evalExecutions)
-            .leftJoin(evalRuns, eq(evalRuns.id, evalExecutions.runId))
-            .where(
-              and(
-                eq(evalExecutions.id, report.executionId),
-                eq(evalExecutions.leaseId, report.leaseId),
-                eq(evalExecutions.status, 'leased'),
-              ),
-            );
-          if (!found) return { accepted: false as const };
-          const { execution, run } = found;
-          if (!run) throw new Error(`run ${execution.runId} of execution ${execution.id} vanished`);
-          const { replay } = report;
-          if (replay) {
-            await tx.insert(chats).values({
-              id: replay.chatId,
-              workspaceId: run.workspaceId,
-              agent: execution.agent,
-              environment: run.environment,
-              versionId: run.versionId,
-              channel: replay.channel,
-              replay: true,
-              createdAt: replay.createdAt,
-            });
-            await insertMessages(
-              tx,
-              replay.messages.map((message) => ({ ...message, chatId: replay.chatId })),
-            );
-          }
-          await tx
-            .update(evalExecutions)
-            .set({
-              status: 'done',
-              verdict: report.verdict,
-              reasoning: report.reasoning,
-              replayChatId: replay?.chatId ?? null,
-              inputTokens: report.tokens.input,
-              outputTokens: report.tokens.output,
-              judgeInputTokens: report.judgeTokens.input,
-              judgeOutputTokens: report.judgeTokens.output,
-              finishedAt: report.at,
-              // The transaction's id: no lock to take, and readers know which ones may still commit (settledBelow).
-              reportSeq: sql`pg_current_xact_id()::text::bigint`,
-            })
-            .where(eq(evalExecutions.id, execution.id));
-          const [left] = await openExecutionsOf(tx, run.id).limit(1);
-          return { accepted: true as const, runId: run.id, runComplete: !left };
-        });
+        const { replay } = report;
+        const messages = replay?.messages.map((message) => messageRow({ ...message, chatId: replay.chatId })) ?? [];
+        const values = [
+          report.executionId,
+          report.leaseId,
+          report.verdict,
+          report.reasoning,
+          report.tokens.input,
+          report.tokens.output,
+          report.judgeTokens.input,
+          report.judgeTokens.output,
+          report.at,
+          replay?.chatId ?? null,
+          replay?.channel ?? null,
+          replay?.createdAt ?? null,
+          JSON.stringify(messages),
+        ];
+        const { rows } = await statement(() =>
+          db.$client.query<{ run_id: string }>({ name: 'evals_report', text: reportStatement, values }),
+        );
+        const [done] = rows;
+        if (!done) return { accepted: false as const };
+        // Asked once the report is committed: of reports committing together, the last sees the others, and so the run
+        // complete (the first may too; the run's finish is taken once).
+        const [left] = await anyOpenExecution.execute({ runId: done.run_id });
+        return { accepted: true as const, runId: done.run_id, runComplete: !left };
       },
       async backlog(now) {
         const [backlog] = await db

@@ -4,6 +4,7 @@ import type { AgentsStore, ChatMessage } from '../agents-store.ts';
 import { pageOf } from '../page.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
+import { placeholders } from './prepared.ts';
 import { agentVersions, chatMessages, chats, environmentSecrets, environments, flags } from './schema.ts';
 
 /** What an inbox row shows beside the chat, each computed in the page's one query. */
@@ -17,12 +18,16 @@ const inboxColumns = {
   messageCount: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.chatId} = ${chats.id})`,
 };
 
-/** Inserts a chat's messages with their traces, inside the caller's write unit. */
-export function insertMessages(db: SqliteDb, messages: ChatMessage[]): void {
-  for (const m of messages) db.insert(chatMessages).values(messageRow(m)).run();
+/** Inserts a chat's messages with their traces, inside the caller's write unit (the insert is prepared once). */
+export function messageInserter(db: SqliteDb): (messages: ChatMessage[]) => void {
+  const insert = db.insert(chatMessages).values(placeholders(chatMessages)).prepare();
+  return (messages) => {
+    for (const m of messages) insert.run({ ...messageRow(m) });
+  };
 }
 
 export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
+  const insertMessages = messageInserter(db);
   const versionById = (id: string) => db.select().from(agentVersions).where(eq(agentVersions.id, id)).get();
   const versionByHash = (workspaceId: string, contentHash: string) =>
     db
@@ -173,7 +178,7 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
         return row?.n ?? 0;
       },
       async addMessages(messages) {
-        await write(() => insertMessages(db, messages));
+        await write(() => insertMessages(messages));
       },
       async messages(chatId) {
         return db

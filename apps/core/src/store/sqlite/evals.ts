@@ -15,20 +15,68 @@ import { evalBacklogColumns } from '../backlog.ts';
 import type { EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
-import { insertMessages } from './agents.ts';
+import { messageInserter } from './agents.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { applyFlagChange } from './flags.ts';
+import { bound, p, placeholders } from './prepared.ts';
 import { chats, evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
 
 export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
-  const runById = (id: string) => db.select().from(evalRuns).where(eq(evalRuns.id, id)).get();
+  const insertMessages = messageInserter(db);
+  // The statements of a case's lease, renewal and report, prepared once: each case runs them.
+  const runByIdQuery = db
+    .select()
+    .from(evalRuns)
+    .where(eq(evalRuns.id, p('id')))
+    .prepare();
+  const runById = (id: string) => runByIdQuery.get({ id });
+  const takeExecution = db
+    .update(evalExecutions)
+    .set({ status: 'leased', leaseOwner: bound('owner'), leaseId: bound('leaseId'), leaseUntil: bound('until') })
+    .where(
+      and(
+        eq(evalExecutions.id, p('id')),
+        or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, p('now')))),
+      ),
+    )
+    .returning()
+    .prepare();
+  const renewLease = db
+    .update(evalExecutions)
+    .set({ leaseUntil: bound('until') })
+    .where(and(eq(evalExecutions.id, p('id')), eq(evalExecutions.leaseId, p('leaseId')), eq(evalExecutions.status, 'leased')))
+    .prepare();
+  const leasedExecution = db
+    .select()
+    .from(evalExecutions)
+    .where(and(eq(evalExecutions.id, p('id')), eq(evalExecutions.leaseId, p('leaseId')), eq(evalExecutions.status, 'leased')))
+    .prepare();
+  const insertChat = db.insert(chats).values(placeholders(chats)).prepare();
+  const finishExecution = db
+    .update(evalExecutions)
+    .set({
+      status: 'done',
+      verdict: bound('verdict'),
+      reasoning: bound('reasoning'),
+      replayChatId: bound('replayChatId'),
+      inputTokens: bound('inputTokens'),
+      outputTokens: bound('outputTokens'),
+      judgeInputTokens: bound('judgeInputTokens'),
+      judgeOutputTokens: bound('judgeOutputTokens'),
+      finishedAt: bound('finishedAt'),
+      // Writes are serial: one more than the run's last.
+      reportSeq: sql`(select coalesce(max(report_seq), 0) + 1 from eval_executions where run_id = ${p('runId')})`,
+    })
+    .where(eq(evalExecutions.id, p('id')))
+    .prepare();
   /** The run's executions still to be run or reported. */
   const openExecutionsOf = (runId: string | SQLWrapper) =>
     db
       .select({ id: evalExecutions.id })
       .from(evalExecutions)
       .where(and(eq(evalExecutions.runId, runId), inArray(evalExecutions.status, openExecutionStatuses)));
+  const anyOpenExecution = openExecutionsOf(p('runId')).limit(1).prepare();
 
   /**
    * The executions a lease may take, fairly across runs. A run's place in line is what it holds already (its leases
@@ -38,26 +86,26 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
    * second, and so on. Each run gives at most `max` from its open executions' index, so a lease reads (open runs ×
    * max) rows however many executions wait.
    */
-  const leasable = (now: string, max: number) =>
-    db.all<{ id: string; status: 'pending' | 'leased' }>(sql`
-      select id, status from (
-        select e.id, e.status, r.created_at as run_created_at, r.id as run_id,
-          (
-            select count(*) from ${evalExecutions} h
-            where h.run_id = r.id and h.status = 'leased' and h.lease_until >= ${now}
-          ) + row_number() over (partition by e.run_id order by e.attempt, e.id) as turn
-        from ${evalRuns} r
-        join ${evalExecutions} e on e.id in (
-          select o.id from ${evalExecutions} o
-          where o.run_id = r.id and o.status in ('pending', 'leased') and (o.status = 'pending' or o.lease_until < ${now})
-          order by o.attempt, o.id
-          limit ${max}
-        )
-        where r.status in ('queued', 'running')
+  const leasableQuery = db.$client.prepare<{ now: string; max: number }, { id: string; status: 'pending' | 'leased' }>(`
+    select id, status from (
+      select e.id, e.status, r.created_at as run_created_at, r.id as run_id,
+        (
+          select count(*) from eval_executions h
+          where h.run_id = r.id and h.status = 'leased' and h.lease_until >= @now
+        ) + row_number() over (partition by e.run_id order by e.attempt, e.id) as turn
+      from eval_runs r
+      join eval_executions e on e.id in (
+        select o.id from eval_executions o
+        where o.run_id = r.id and o.status in ('pending', 'leased') and (o.status = 'pending' or o.lease_until < @now)
+        order by o.attempt, o.id
+        limit @max
       )
-      order by turn, run_created_at, run_id
-      limit ${max}
-    `);
+      where r.status in ('queued', 'running')
+    )
+    order by turn, run_created_at, run_id
+    limit @max
+  `);
+  const leasable = (now: string, max: number) => leasableQuery.all({ now, max });
 
   return {
     evalCases: {
@@ -273,17 +321,7 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         return write(() => {
           const leased: LeasedExecutionRecord[] = [];
           for (const { id, status } of leasable(now, max)) {
-            const row = db
-              .update(evalExecutions)
-              .set({ status: 'leased', leaseOwner: owner, leaseId: newId('lease'), leaseUntil: until })
-              .where(
-                and(
-                  eq(evalExecutions.id, id),
-                  or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, now))),
-                ),
-              )
-              .returning()
-              .get();
+            const row = takeExecution.get({ id, owner, leaseId: newId('lease'), until, now });
             if (row) leased.push({ ...toExecution(row), reclaimed: status === 'leased' });
           }
           const runIds = [...new Set(leased.map((e) => e.runId))];
@@ -298,67 +336,44 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
       async renew(leases, until) {
         return write(() =>
           leases.flatMap(({ executionId, leaseId }) => {
-            const renewed = db
-              .update(evalExecutions)
-              .set({ leaseUntil: until })
-              .where(and(eq(evalExecutions.id, executionId), eq(evalExecutions.leaseId, leaseId), eq(evalExecutions.status, 'leased')))
-              .run();
+            const renewed = renewLease.run({ id: executionId, leaseId, until });
             return renewed.changes > 0 ? [executionId] : [];
           }),
         );
       },
       async report(report) {
         return write(() => {
-          const execution = db
-            .select()
-            .from(evalExecutions)
-            .where(
-              and(
-                eq(evalExecutions.id, report.executionId),
-                eq(evalExecutions.leaseId, report.leaseId),
-                eq(evalExecutions.status, 'leased'),
-              ),
-            )
-            .get();
+          const execution = leasedExecution.get({ id: report.executionId, leaseId: report.leaseId });
           if (!execution) return { accepted: false as const };
           const run = runById(execution.runId);
           if (!run) throw new Error(`run ${execution.runId} of execution ${execution.id} vanished`);
           const { replay } = report;
           if (replay) {
-            db.insert(chats)
-              .values({
-                id: replay.chatId,
-                workspaceId: run.workspaceId,
-                agent: execution.agent,
-                environment: run.environment,
-                versionId: run.versionId,
-                channel: replay.channel,
-                replay: true,
-                createdAt: replay.createdAt,
-              })
-              .run();
-            insertMessages(
-              db,
-              replay.messages.map((message) => ({ ...message, chatId: replay.chatId })),
-            );
+            insertChat.run({
+              id: replay.chatId,
+              workspaceId: run.workspaceId,
+              agent: execution.agent,
+              environment: run.environment,
+              versionId: run.versionId,
+              channel: replay.channel,
+              replay: true,
+              createdAt: replay.createdAt,
+            });
+            insertMessages(replay.messages.map((message) => ({ ...message, chatId: replay.chatId })));
           }
-          db.update(evalExecutions)
-            .set({
-              status: 'done',
-              verdict: report.verdict,
-              reasoning: report.reasoning,
-              replayChatId: replay?.chatId ?? null,
-              inputTokens: report.tokens.input,
-              outputTokens: report.tokens.output,
-              judgeInputTokens: report.judgeTokens.input,
-              judgeOutputTokens: report.judgeTokens.output,
-              finishedAt: report.at,
-              // Writes are serial: one more than the run's last.
-              reportSeq: sql`(select coalesce(max(report_seq), 0) + 1 from eval_executions where run_id = ${run.id})`,
-            })
-            .where(eq(evalExecutions.id, execution.id))
-            .run();
-          const left = openExecutionsOf(run.id).limit(1).get();
+          finishExecution.run({
+            id: execution.id,
+            runId: run.id,
+            verdict: report.verdict,
+            reasoning: report.reasoning,
+            replayChatId: replay?.chatId ?? null,
+            inputTokens: report.tokens.input,
+            outputTokens: report.tokens.output,
+            judgeInputTokens: report.judgeTokens.input,
+            judgeOutputTokens: report.judgeTokens.output,
+            finishedAt: report.at,
+          });
+          const left = anyOpenExecution.get({ runId: run.id });
           return { accepted: true as const, runId: run.id, runComplete: !left };
         });
       },

@@ -1,22 +1,4 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  getTableColumns,
-  gt,
-  gte,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  lte,
-  ne,
-  or,
-  type Placeholder,
-  sql,
-  type Table,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import {
   HourlyLimitReached,
   hourOf,
@@ -43,16 +25,7 @@ import {
   senders,
   testNumbers,
 } from './schema.ts';
-
-const p = sql.placeholder;
-
-/** `{ column: placeholder('column') }` for every column: an insert prepared once, run with a row. */
-function placeholders<T extends Table>(table: T): Record<keyof T['_']['columns'], Placeholder> {
-  return Object.fromEntries(Object.keys(getTableColumns(table)).map((name) => [name, p(name)])) as Record<
-    keyof T['_']['columns'],
-    Placeholder
-  >;
-}
+import { p, placeholders } from './prepared.ts';
 
 const keyIs = (scope: IdempotencyScope) =>
   and(

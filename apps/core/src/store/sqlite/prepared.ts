@@ -1,0 +1,14 @@
+import { getTableColumns, type Placeholder, sql, type Table } from 'drizzle-orm';
+
+export const p = sql.placeholder;
+
+/** `{ column: placeholder('column') }` for every column: an insert prepared once, run with a row. */
+export function placeholders<T extends Table>(table: T): Record<keyof T['_']['columns'], Placeholder> {
+  return Object.fromEntries(Object.keys(getTableColumns(table)).map((name) => [name, p(name)])) as Record<
+    keyof T['_']['columns'],
+    Placeholder
+  >;
+}
+
+/** A placeholder where drizzle's types take SQL, not a placeholder (the values an update sets). */
+export const bound = (name: string) => sql`${p(name)}`;
