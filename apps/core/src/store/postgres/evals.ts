@@ -65,13 +65,19 @@ const leasableAt = (now: string) =>
   or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, now)));
 
 export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
-  const runById = async (id: string) => (await db.select().from(evalRuns).where(eq(evalRuns.id, id)))[0];
+  const runByIdQuery = db.select().from(evalRuns).where(eq(evalRuns.id, sql.placeholder('id'))).prepare('evals_run_by_id');
+  const runById = async (id: string) => (await runByIdQuery.execute({ id }))[0];
   /** The run's executions still to be run or reported. */
   const openExecutionsOf = (tx: PgDb | PgTx, runId: string | SQLWrapper) =>
     tx
       .select({ id: evalExecutions.id })
       .from(evalExecutions)
       .where(and(eq(evalExecutions.runId, runId), inArray(evalExecutions.status, openExecutionStatuses)));
+  const caseById = db
+    .select()
+    .from(evalCases)
+    .where(and(eq(evalCases.id, sql.placeholder('id')), eq(evalCases.workspaceId, sql.placeholder('workspaceId'))))
+    .prepare('evals_case_by_id');
   const anyOpenExecution = openExecutionsOf(db, sql.placeholder('runId')).limit(1).prepare('evals_any_open');
 
   /**
@@ -107,10 +113,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
   return {
     evalCases: {
       async get(workspaceId, id) {
-        const [row] = await db
-          .select()
-          .from(evalCases)
-          .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId)));
+        const [row] = await caseById.execute({ id, workspaceId });
         return row && toCase(row);
       },
       async list(workspaceId, agent) {

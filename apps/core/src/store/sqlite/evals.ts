@@ -52,6 +52,11 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
     .from(evalExecutions)
     .where(and(eq(evalExecutions.id, p('id')), eq(evalExecutions.leaseId, p('leaseId')), eq(evalExecutions.status, 'leased')))
     .prepare();
+  const caseById = db
+    .select()
+    .from(evalCases)
+    .where(and(eq(evalCases.id, p('id')), eq(evalCases.workspaceId, p('workspaceId'))))
+    .prepare();
   const insertChat = db.insert(chats).values(placeholders(chats)).prepare();
   const finishExecution = db
     .update(evalExecutions)
@@ -110,11 +115,7 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   return {
     evalCases: {
       async get(workspaceId, id) {
-        const row = db
-          .select()
-          .from(evalCases)
-          .where(and(eq(evalCases.id, id), eq(evalCases.workspaceId, workspaceId)))
-          .get();
+        const row = caseById.get({ id, workspaceId });
         return row && toCase(row);
       },
       async list(workspaceId, agent) {
