@@ -65,7 +65,11 @@ const leasableAt = (now: string) =>
   or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, now)));
 
 export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
-  const runByIdQuery = db.select().from(evalRuns).where(eq(evalRuns.id, sql.placeholder('id'))).prepare('evals_run_by_id');
+  const runByIdQuery = db
+    .select()
+    .from(evalRuns)
+    .where(eq(evalRuns.id, sql.placeholder('id')))
+    .prepare('evals_run_by_id');
   const runById = async (id: string) => (await runByIdQuery.execute({ id }))[0];
   /** The run's executions still to be run or reported. */
   const openExecutionsOf = (tx: PgDb | PgTx, runId: string | SQLWrapper) =>
