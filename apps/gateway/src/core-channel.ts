@@ -44,10 +44,10 @@ const maxFrameBytes = 64 * 1024 * 1024;
 
 /**
  * The gateway's end of core's tRPC channel: one WebSocket to core, opened at the first call and again after it
- * closes. The calls made while the event loop's I/O callbacks run (the requests parsed together) leave in one frame; answers come back in any order, by id. A call that was on
- * a channel when it closed fails (as an HTTP request to a core that went away fails): it is not sent again, since
- * a mutation may have run. A call that never left (the channel could not open) fails with CallNotSentError, and the
- * channel counts as down for `retryDownMs`.
+ * closes. The calls made while the event loop's I/O callbacks run (the requests parsed together) leave in one
+ * frame; answers come back in any order, by id. A call that was on a channel when it closed fails (as an HTTP
+ * request to a core that went away fails): it is not sent again, since a mutation may have run. A call that never
+ * left (the channel could not open) fails with CallNotSentError, and the channel counts as down for `retryDownMs`.
  */
 export class CoreChannel {
   private socket: WebSocket | undefined;
