@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maxFailedAttempts } from '@svc/domain';
-import { VerificationChanged } from '../src/store/messaging-store.ts';
+import { NumberAtLimit, VerificationChanged } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
 import type { OpenStore } from './open-store.ts';
 import { phoneVerificationRecord } from './records.ts';
@@ -232,6 +232,26 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         await expect(create(2, 4)).rejects.toBeInstanceOf(VerificationChanged);
         await create(3, 5);
         expect((await store.verifications.sendState('ws_1', phoneNumber, at(5), at(0), 5)).pending?.id).toBe('pv_3');
+      });
+
+      it('refuses a create given a number limit when the number had that many sends in the window, writing nothing', async () => {
+        // Three verifications of the number, each expired before the next: three sends, at minutes 1, 3 and 5.
+        for (const n of [1, 2, 3]) await create(n, 2 * n - 1, 2 * n);
+        const fourth = (since: string, limit: number) =>
+          store.verifications.create(
+            phoneVerificationRecord({ id: 'pv_4', phoneNumber, createdAt: at(7), expiresAt: at(20) }),
+            message('m_4', 'pv_4', phoneNumber, 7),
+            1000,
+            { since, limit },
+          );
+        await expect(fourth(at(0), 3)).rejects.toBeInstanceOf(NumberAtLimit);
+        await expect(fourth(at(2), 3)).resolves.toBeUndefined(); // the send at minute 1 is out of the window
+        expect((await store.verifications.sendState('ws_1', phoneNumber, at(7), at(0), 10)).recentSendTimes).toEqual([
+          at(7),
+          at(5),
+          at(3),
+          at(1),
+        ]);
       });
 
       it('sends one fresh code when resends of one verification race, and refuses a resend of a code sent meanwhile', async () => {

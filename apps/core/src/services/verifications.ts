@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { codeLength, DomainError, maxFailedAttempts, type VerificationCreated, type VerificationView } from '@svc/domain';
 import type { CoreConfig } from '../config.ts';
-import { HourlyLimitReached, type PhoneVerification, VerificationChanged } from '../store/messaging-store.ts';
+import { HourlyLimitReached, NumberAtLimit, type PhoneVerification, VerificationChanged } from '../store/messaging-store.ts';
 import { ChangeCache } from '../store/change-cache.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
@@ -81,8 +81,13 @@ export function createVerificationService({ store, keyring, senders, config, clo
     throw new Error(`verification ${id} is still pending, yet the store changed nothing`);
   }
 
-  /** Sends a code: for a new verification, or fresh for the pending one of the number once the resend wait is over. */
-  async function start(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
+  /**
+   * Sends a code: for a new verification, or fresh for the pending one of the number once the resend wait is over.
+   * `assumeClear` skips reading the number's state and creates at once, on the condition that the number has no
+   * pending code and sends to spare (NumberAtLimit or VerificationChanged when it has not): one write for the usual
+   * create.
+   */
+  async function start(workspaceId: string, phoneNumber: string, assumeClear: boolean): Promise<VerificationCreated> {
     const now = clock();
     const testCode = await sealedTestCode(workspaceId, phoneNumber);
     const testNumber = testCode !== undefined;
@@ -90,13 +95,10 @@ export function createVerificationService({ store, keyring, senders, config, clo
     if (!testNumber && !sender) {
       throw new DomainError('sender_not_configured', 'configure a sender for this workspace before sending codes');
     }
-    const { pending, recentSendTimes } = await store.verifications.sendState(
-      workspaceId,
-      phoneNumber,
-      now.toISOString(),
-      sendWindowStart(config, now),
-      config.otp.numberLimit,
-    );
+    const numberLimit = { since: sendWindowStart(config, now), limit: config.otp.numberLimit };
+    const { pending, recentSendTimes } = assumeClear
+      ? { pending: undefined, recentSendTimes: [] }
+      : await store.verifications.sendState(workspaceId, phoneNumber, now.toISOString(), numberLimit.since, numberLimit.limit);
     if (pending) {
       const resendAt = new Date(Date.parse(pending.lastSentAt) + config.otp.resendSeconds * 1000).toISOString();
       if (Date.parse(resendAt) > now.getTime()) {
@@ -148,6 +150,7 @@ export function createVerificationService({ store, keyring, senders, config, clo
           },
           message,
           hourlyLimit,
+          assumeClear && !testNumber ? numberLimit : undefined,
         );
       }
     } catch (error) {
@@ -166,9 +169,15 @@ export function createVerificationService({ store, keyring, senders, config, clo
     async create(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
       // The store keeps one pending verification per number and one code per send, against creates in any core: a
       // create that lost a race starts over and answers as if it came after the winner (mostly resend_too_soon).
+      // The first try assumes a number with no pending code and sends to spare; one that has either is read and decided.
+      try {
+        return await start(workspaceId, phoneNumber, true);
+      } catch (error) {
+        if (!(error instanceof VerificationChanged || error instanceof NumberAtLimit)) throw error;
+      }
       for (let attempt = 1; ; attempt++) {
         try {
-          return await start(workspaceId, phoneNumber);
+          return await start(workspaceId, phoneNumber, false);
         } catch (error) {
           if (!(error instanceof VerificationChanged)) throw error;
           if (attempt === maxRaces) {

@@ -147,6 +147,23 @@ export class HourlyLimitReached extends Error {
   }
 }
 
+/**
+ * Thrown by a create given a number limit when the number already had that many sends in the window: nothing of that
+ * write is kept.
+ */
+export class NumberAtLimit extends Error {
+  constructor(readonly phoneNumber: string) {
+    super(`the sends to ${phoneNumber} are at their limit`);
+    this.name = 'NumberAtLimit';
+  }
+}
+
+/** The sends a number may have had: fewer than `limit` after `since`. */
+export interface NumberLimit {
+  since: string;
+  limit: number;
+}
+
 export interface SendState {
   pending: PhoneVerification | undefined;
   recentSendTimes: string[];
@@ -164,9 +181,16 @@ export interface MessagingStore {
      * Inserts the verification and, in the same transaction, its outbox message (none for a test number),
      * counted in the workspace's hour unless that hour already has `hourlyLimit` (then HourlyLimitReached).
      * A number has one pending verification: when it has one that has not expired at the new one's `createdAt`,
-     * this throws VerificationChanged, also against creates that run at the same time in other cores.
+     * this throws VerificationChanged, also against creates that run at the same time in other cores. Given a
+     * `numberLimit`, a number that had its limit of sends in the window throws NumberAtLimit: so a create that has
+     * not read the number's state (`sendState`) first writes only what that state would have allowed.
      */
-    create(verification: PhoneVerification, message: NewOutboxMessage | null, hourlyLimit: number): Promise<void>;
+    create(
+      verification: PhoneVerification,
+      message: NewOutboxMessage | null,
+      hourlyLimit: number,
+      numberLimit?: NumberLimit,
+    ): Promise<void>;
     /**
      * Updates the verification with a fresh code, supersedes its unsent messages and queues the new one, atomically;
      * counted as by `create`. Only while its last send is still `lastSentBefore` (the one the caller read):

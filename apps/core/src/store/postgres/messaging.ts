@@ -23,6 +23,7 @@ import {
   hourOf,
   type IdempotencyScope,
   type MessagingStore,
+  NumberAtLimit,
   queuedMessage,
   senderRecord,
   senderRow,
@@ -141,16 +142,18 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
   const shard = randomInt(2 ** 31);
 
   /**
-   * Runs one of the create and resend functions (migration 0002): each write is one statement, so one round trip.
-   * Their SV001 is VerificationChanged and their SV002 HourlyLimitReached, with nothing written.
+   * Runs one of the create and resend functions (migrations 0002 and 0005): each write is one statement, so one round trip.
+   * Their SV001 is VerificationChanged, SV002 HourlyLimitReached and SV003 NumberAtLimit, with nothing written.
    */
   async function writeVerification(name: string, args: unknown[], phoneNumber: string, hour: string): Promise<void> {
     const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
     try {
-      await statement(() => db.$client.query({ name, text: `select ${name}(${placeholders})`, values: args }));
+      const text = `select ${name}(${placeholders})`;
+      await statement(() => db.$client.query({ name: `${name}_${args.length}`, text, values: args }));
     } catch (error) {
       if (sqlState(error) === 'SV001') throw new VerificationChanged(phoneNumber);
       if (sqlState(error) === 'SV002') throw new HourlyLimitReached(hour);
+      if (sqlState(error) === 'SV003') throw new NumberAtLimit(phoneNumber);
       throw error;
     }
   }
@@ -200,10 +203,11 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
 
   return {
     verifications: {
-      async create(verification, message, hourlyLimit) {
+      async create(verification, message, hourlyLimit, numberLimit) {
         const hour = hourOf(message?.createdAt ?? verification.createdAt);
         const queued = message && rowOf(messageOutbox, queuedMessage(message));
         const args = [rowOf(phoneVerifications, verification), queued, hour, shard, hourlyLimit];
+        if (numberLimit) args.push(numberLimit.since, numberLimit.limit);
         await writeVerification('svc_create_verification', args, verification.phoneNumber, hour);
       },
       async resend(id, lastSentBefore, resend, message, hourlyLimit) {

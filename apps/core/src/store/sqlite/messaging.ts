@@ -5,6 +5,7 @@ import {
   type MessagingStore,
   type IdempotencyScope,
   type NewOutboxMessage,
+  NumberAtLimit,
   queuedMessage,
   senderRecord,
   senderRow,
@@ -178,12 +179,15 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
 
   return {
     verifications: {
-      async create(verification, message, hourlyLimit) {
+      async create(verification, message, hourlyLimit, numberLimit) {
         await write(() => {
           // In the write's transaction, which SQLite runs one at a time across connections: no other create can
           // insert between this check and the insert.
           const { workspaceId, phoneNumber, createdAt } = verification;
           if (pendingForNumber.get({ workspaceId, phoneNumber, now: createdAt })) throw new VerificationChanged(phoneNumber);
+          if (numberLimit && sendTimesToNumber.all({ workspaceId, phoneNumber, ...numberLimit }).length >= numberLimit.limit) {
+            throw new NumberAtLimit(phoneNumber);
+          }
           insertVerification.run({ ...verification });
           if (message) queue(message, hourlyLimit);
         });
