@@ -118,6 +118,24 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         expect(await store.mails.backlog()).toEqual({ pending: 1, oldestQueuedAt: at(1) });
       });
 
+      it('records outcomes that arrive at once each under its own claim: those of a claim that ended change nothing', async () => {
+        await queueCodes(3);
+        await store.outbox.claim(claim('slow', 2, 3), 1);
+        expect(ids(await store.outbox.claim(claim('next', 4, 15), 10))).toEqual(['m_1', 'm_2', 'm_3']);
+        const outcomes = await Promise.all([
+          store.outbox.markSent('m_1', 'slow', 'wamid.slow', at(5)),
+          store.outbox.markSent('m_1', 'next', 'wamid.1', at(5)),
+          store.outbox.markFailed('m_2', 'next', 'refused', at(5)),
+          store.outbox.markSent('m_3', 'next', 'wamid.3', at(6)),
+        ]);
+        expect(outcomes).toEqual([false, true, true, true]);
+        expect(await store.outbox.findByProviderMessageId('wamid.slow')).toBeUndefined();
+        expect(await store.outbox.findByProviderMessageId('wamid.3')).toMatchObject({ id: 'm_3', status: 'sent', sentAt: at(6) });
+        expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ deliveryStatus: 'sent', deliveryUpdatedAt: at(5) });
+        expect(await store.verifications.get('ws_1', 'pv_2')).toMatchObject({ deliveryStatus: 'failed', deliveryError: 'refused' });
+        expect(await store.outbox.backlog()).toEqual({ pending: 0, oldestQueuedAt: null });
+      });
+
       it('records the outcome of a message only under the claim that holds it: not under one that ended and was taken over', async () => {
         await queueCodes(3);
         await store.outbox.claim(claim('slow', 2, 3), 10);

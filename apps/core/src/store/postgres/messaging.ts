@@ -44,6 +44,7 @@ import {
   testNumbers,
 } from './schema.ts';
 import { sqlState } from '../unavailable.ts';
+import { gathered } from './gathered.ts';
 import { statement, type Transact } from './transaction.ts';
 
 const p = sql.placeholder;
@@ -80,6 +81,41 @@ const pendingOf = (workspaceId: string | Placeholder, phoneNumber: string | Plac
 
 // A literal 'pending', as in the partial due index, so the planner can always use it.
 const isPending = sql`${messageOutbox.status} = 'pending'`;
+
+/** A message's send as it ends: sent with the provider's id for it, or failed with why. */
+interface Finish {
+  id: string;
+  claimId: string;
+  status: 'sent' | 'failed';
+  providerMessageId: string | null;
+  error: string | null;
+  at: string;
+}
+
+const finishKey = (id: string, claimId: string) => `${id} ${claimId}`;
+
+/** `finishAll`'s statement: its parameters are arrays, one element per message, in the order of `Finish`. */
+const finishStatement = `
+  with input as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+      as i(id, claim_id, status, provider_message_id, error, at)
+  ),
+  finished as (
+    update message_outbox m
+    set status = i.status, code_sealed = null, provider_message_id = i.provider_message_id, last_error = i.error,
+      sent_at = case when i.status = 'sent' then i.at end, attempts = m.attempts + 1, claim_id = null, claimed_until = null
+    from input i
+    where m.id = i.id and m.claim_id = i.claim_id and m.status = 'pending'
+    returning m.id, i.claim_id, m.verification_id, i.status, i.error, i.at
+  ),
+  delivered as (
+    update phone_verifications v
+    set delivery_status = f.status, delivery_error = f.error, delivery_updated_at = f.at
+    from finished f
+    where v.id = f.verification_id and v.delivery_status = 'queued'
+  )
+  select id, claim_id from finished
+`;
 
 export function createPostgresMessaging(db: PgDb, transact: Transact): MessagingStore {
   // The reads of every create and verify are prepared once per connection.
@@ -159,47 +195,23 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
   }
 
   /**
-   * Finishes a message held by `claimId`, and the delivery of its verification while that is still `queued`; answers
-   * false, changing nothing, when that claim does not hold it any more. One statement: the outbox row is locked
-   * first, then the verification's, the order in which a resend locks them too.
+   * Finishes messages, each held by its `claimId`, and the delivery of each one's verification while that is still
+   * `queued`; answers those it finished, by `finishKey` (a message its claim does not hold any more is left as it is). One
+   * statement for all: the outbox rows are locked first, then the verifications', the order in which a resend locks
+   * them too.
    */
-  async function finish(
-    id: string,
-    claimId: string,
-    outcome: { status: 'sent' | 'failed'; providerMessageId?: string; error?: string; at: string },
-  ) {
-    const error = outcome.error ?? null;
-    const finished = db.$with('finished').as(
-      db
-        .update(messageOutbox)
-        .set({
-          status: outcome.status,
-          codeSealed: null,
-          providerMessageId: outcome.providerMessageId ?? null,
-          lastError: error,
-          sentAt: outcome.status === 'sent' ? outcome.at : null,
-          attempts: sql`${messageOutbox.attempts} + 1`,
-          claimId: null,
-          claimedUntil: null,
-        })
-        .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), isPending))
-        .returning({ verificationId: messageOutbox.verificationId }),
+  async function finishAll(items: Finish[]): Promise<Set<string>> {
+    const column = <K extends keyof Finish>(key: K) => items.map((item) => item[key]);
+    const values = [column('id'), column('claimId'), column('status'), column('providerMessageId'), column('error'), column('at')];
+    const { rows } = await statement(() =>
+      db.$client.query<{ id: string; claim_id: string }>({ name: 'messaging_finish', text: finishStatement, values }),
     );
-    const delivered = db.$with('delivered').as(
-      db
-        .update(phoneVerifications)
-        .set({ deliveryStatus: outcome.status, deliveryError: error, deliveryUpdatedAt: outcome.at })
-        .where(
-          and(
-            inArray(phoneVerifications.id, db.select({ id: finished.verificationId }).from(finished)),
-            eq(phoneVerifications.deliveryStatus, 'queued'),
-          ),
-        )
-        .returning({ id: phoneVerifications.id }),
-    );
-    const rows = await statement(() => db.with(finished, delivered).select({ verificationId: finished.verificationId }).from(finished));
-    return rows.length > 0;
+    return new Set(rows.map((row) => finishKey(row.id, row.claim_id)));
   }
+  // The finishes asked for while the event loop's I/O callbacks run (the provider answers that came in together) go
+  // to PostgreSQL in one statement.
+  const finishes = gathered(finishAll);
+  const finish = async (item: Finish) => (await finishes(item)).has(finishKey(item.id, item.claimId));
 
   return {
     verifications: {
@@ -284,10 +296,10 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         return claimed.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : 0));
       },
       markSent(id, claimId, providerMessageId, at) {
-        return finish(id, claimId, { status: 'sent', providerMessageId, at });
+        return finish({ id, claimId, status: 'sent', providerMessageId, error: null, at });
       },
       markFailed(id, claimId, error, at) {
-        return finish(id, claimId, { status: 'failed', error, at });
+        return finish({ id, claimId, status: 'failed', providerMessageId: null, error, at });
       },
       async markRetry(id, claimId, nextAttemptAt, error) {
         const retried = await statement(() =>
