@@ -92,8 +92,6 @@ interface Finish {
   at: string;
 }
 
-const finishKey = (id: string, claimId: string) => `${id} ${claimId}`;
-
 /** `finishAll`'s statement: its parameters are arrays, one element per message, in the order of `Finish`. */
 const finishStatement = `
   with input as (
@@ -118,12 +116,21 @@ const finishStatement = `
 `;
 
 export function createPostgresMessaging(db: PgDb, transact: Transact): MessagingStore {
-  // The reads of every create and verify are prepared once per connection.
-  const verificationById = db
+  // The reads of every create and verify are prepared once per connection. Verifications asked for together are
+  // read together, in one query.
+  const verificationsById = db
     .select()
     .from(phoneVerifications)
-    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.workspaceId, p('workspaceId'))))
-    .prepare('messaging_verification_by_id');
+    .where(sql`${phoneVerifications.id} = any(${p('ids')}::text[])`)
+    .prepare('messaging_verifications_by_id');
+  const verification = gathered(async (keys: { workspaceId: string; id: string }[]) => {
+    const rows = await verificationsById.execute({ ids: keys.map((key) => key.id) });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return keys.map(({ workspaceId, id }) => {
+      const row = byId.get(id);
+      return row?.workspaceId === workspaceId ? row : undefined;
+    });
+  });
   // A create's reads in one query: the number's pending verification (none: a row of nulls) and its recent sends.
   const sendTimesToNumber = db
     .select({ createdAt: messageOutbox.createdAt })
@@ -151,22 +158,43 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .select({ count: sql<number>`(${counted(hourlySendShards)} + ${counted(hourlySends)})::int` })
     .from(sql`(select 1) as hour`)
     .prepare('messaging_sends_in_hour');
-  // A verify's write: prepared once per connection, as its read is.
-  const failAttempt = db
+  // A verify's write: prepared once per connection, as its read is, and made for the verifies that came in together
+  // in one statement (a verification's attempts that came in together are made one statement each, at once).
+  const failAttempts = db
     .update(phoneVerifications)
     .set({
       failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
-      status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${p('blockAt')} then 'blocked' else ${phoneVerifications.status} end`,
+      status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= attempt.block_at then 'blocked' else ${phoneVerifications.status} end`,
     })
-    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
-    .returning()
-    .prepare('messaging_fail_attempt');
-  const verify = db
+    .from(sql`unnest(${p('ids')}::text[], ${p('blockAts')}::int[]) as attempt(id, block_at)`)
+    .where(and(sql`${phoneVerifications.id} = attempt.id`, eq(phoneVerifications.status, 'pending')))
+    .returning(getTableColumns(phoneVerifications))
+    .prepare('messaging_fail_attempts');
+  const failAttempt = gathered(
+    async (attempts: { id: string; blockAt: number }[]) => {
+      const ids = attempts.map((attempt) => attempt.id);
+      const rows = await statement(() => failAttempts.execute({ ids, blockAts: attempts.map((attempt) => attempt.blockAt) }));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id));
+    },
+    (attempt) => attempt.id,
+  );
+  const verifyAll = db
     .update(phoneVerifications)
-    .set({ status: 'verified', verifiedAt: sql`${p('at')}` })
-    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
+    .set({ status: 'verified', verifiedAt: sql`verified.at` })
+    .from(sql`unnest(${p('ids')}::text[], ${p('ats')}::text[]) as verified(id, at)`)
+    .where(and(sql`${phoneVerifications.id} = verified.id`, eq(phoneVerifications.status, 'pending')))
     .returning({ id: phoneVerifications.id })
     .prepare('messaging_verify');
+  const verify = gathered(
+    async (verifies: { id: string; at: string }[]) => {
+      const ids = verifies.map((one) => one.id);
+      const rows = await statement(() => verifyAll.execute({ ids, ats: verifies.map((one) => one.at) }));
+      const verified = new Set(rows.map((row) => row.id));
+      return ids.map((id) => verified.has(id));
+    },
+    (one) => one.id,
+  );
   const senderOf = db
     .select()
     .from(senders)
@@ -196,22 +224,22 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
 
   /**
    * Finishes messages, each held by its `claimId`, and the delivery of each one's verification while that is still
-   * `queued`; answers those it finished, by `finishKey` (a message its claim does not hold any more is left as it is). One
-   * statement for all: the outbox rows are locked first, then the verifications', the order in which a resend locks
-   * them too.
+   * `queued`; answers, for each, whether it finished it (a message its claim does not hold any more is left as it
+   * is). One statement for all: the outbox rows are locked first, then the verifications', the order in which a
+   * resend locks them too.
    */
-  async function finishAll(items: Finish[]): Promise<Set<string>> {
+  async function finishAll(items: Finish[]): Promise<boolean[]> {
     const column = <K extends keyof Finish>(key: K) => items.map((item) => item[key]);
     const values = [column('id'), column('claimId'), column('status'), column('providerMessageId'), column('error'), column('at')];
     const { rows } = await statement(() =>
       db.$client.query<{ id: string; claim_id: string }>({ name: 'messaging_finish', text: finishStatement, values }),
     );
-    return new Set(rows.map((row) => finishKey(row.id, row.claim_id)));
+    const finished = new Set(rows.map((row) => `${row.id} ${row.claim_id}`));
+    return items.map((item) => finished.has(`${item.id} ${item.claimId}`));
   }
   // The finishes asked for while the event loop's I/O callbacks run (the provider answers that came in together) go
   // to PostgreSQL in one statement.
-  const finishes = gathered(finishAll);
-  const finish = async (item: Finish) => (await finishes(item)).has(finishKey(item.id, item.claimId));
+  const finish = gathered(finishAll, (item) => item.id);
 
   return {
     verifications: {
@@ -234,20 +262,18 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         const args = [id, lastSentBefore, fresh, queued, hour, shard, hourlyLimit];
         await writeVerification('svc_resend_verification', args, message?.phoneNumber ?? `verification ${id}`, hour);
       },
-      async get(workspaceId, id) {
-        const [verification] = await verificationById.execute({ id, workspaceId });
-        return verification;
+      get(workspaceId, id) {
+        return verification({ workspaceId, id });
       },
       async sendState(workspaceId, phoneNumber, now, since, limit) {
         const [state] = await sendStateOf.execute({ workspaceId, phoneNumber, now, since, limit });
         return { pending: state?.pending ?? undefined, recentSendTimes: state?.recentSendTimes ?? [] };
       },
-      async recordFailedAttempt(id, blockAt) {
-        const [after] = await statement(() => failAttempt.execute({ id, blockAt }));
-        return after;
+      recordFailedAttempt(id, blockAt) {
+        return failAttempt({ id, blockAt });
       },
-      async markVerified(id, at) {
-        return (await statement(() => verify.execute({ id, at }))).length > 0;
+      markVerified(id, at) {
+        return verify({ id, at });
       },
     },
     outbox: {
