@@ -252,6 +252,27 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         expect((await store.verifications.sendState('ws_1', phoneNumber, at(5), at(0), 5)).pending?.id).toBe('pv_3');
       });
 
+      it('creates each of the verifications of several workspaces made at once, refusing alone one whose number has a code', async () => {
+        await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'globex', name: null, createdAt: at(0) }, 'usr_1');
+        await store.workspaces.createWithOwner({ id: 'ws_3', slug: 'initech', name: null, createdAt: at(0) }, 'usr_1');
+        await create(1);
+        const createIn = (workspaceId: string, n: number) =>
+          store.verifications.create(
+            phoneVerificationRecord({ id: `pv_${n}`, workspaceId, phoneNumber, createdAt: at(2), expiresAt: at(10) }),
+            { ...message(`m_${n}`, `pv_${n}`, phoneNumber, 2), workspaceId },
+            1000,
+            { since: at(0), limit: 5 },
+          );
+        const results = await Promise.allSettled([createIn('ws_1', 2), createIn('ws_2', 3), createIn('ws_3', 4)]);
+        expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+        expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(VerificationChanged);
+        expect(await store.verifications.get('ws_1', 'pv_2')).toBeUndefined();
+        expect(await store.verifications.get('ws_2', 'pv_3')).toMatchObject({ status: 'pending', phoneNumber });
+        expect(ids(await store.outbox.due(at(3), 10))).toEqual(['m_1', 'm_3', 'm_4']);
+        expect(await store.outbox.sendsInHour('ws_1', at(0))).toBe(1);
+        expect(await store.outbox.sendsInHour('ws_3', at(0))).toBe(1);
+      });
+
       it('refuses a create given a number limit when the number had that many sends in the window, writing nothing', async () => {
         // Three verifications of the number, each expired before the next: three sends, at minutes 1, 3 and 5.
         for (const n of [1, 2, 3]) await create(n, 2 * n - 1, 2 * n);

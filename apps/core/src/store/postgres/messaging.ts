@@ -206,21 +206,22 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
   const shard = randomInt(2 ** 31);
 
   /**
-   * Runs one of the create and resend functions (migrations 0002 and 0005): each write is one statement, so one round trip.
-   * Their SV001 is VerificationChanged, SV002 HourlyLimitReached and SV003 NumberAtLimit, with nothing written.
+   * Creates: those asked for while the event loop's I/O callbacks run go in one statement and one transaction
+   * (svc_create_verifications, migration 0005), which answers each one's outcome. A batch holds one create of a
+   * workspace's hour: a core counts one send at a time in its shard's row, whose lock it holds to its commit, so
+   * another core's create misses at most one of its sends and the hourly cap is passed by at most one per core.
    */
-  async function writeVerification(name: string, args: unknown[], phoneNumber: string, hour: string): Promise<void> {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    try {
-      const text = `select ${name}(${placeholders})`;
-      await statement(() => db.$client.query({ name: `${name}_${args.length}`, text, values: args }));
-    } catch (error) {
-      if (sqlState(error) === 'SV001') throw new VerificationChanged(phoneNumber);
-      if (sqlState(error) === 'SV002') throw new HourlyLimitReached(hour);
-      if (sqlState(error) === 'SV003') throw new NumberAtLimit(phoneNumber);
-      throw error;
-    }
-  }
+  const create = gathered(
+    async (creates: Record<string, unknown>[]) => {
+      const values = [JSON.stringify(creates), shard];
+      const text = 'select svc_create_verifications($1::jsonb, $2) as outcomes';
+      const { rows } = await statement(() =>
+        db.$client.query<{ outcomes: string[] }>({ name: 'messaging_create_verifications', text, values }),
+      );
+      return rows[0]!.outcomes;
+    },
+    (create) => `${(create.verification as { workspace_id: string }).workspace_id} ${String(create.send_hour)}`,
+  );
 
   /**
    * Finishes messages, each held by its `claimId`, and the delivery of each one's verification while that is still
@@ -245,10 +246,17 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     verifications: {
       async create(verification, message, hourlyLimit, numberLimit) {
         const hour = hourOf(message?.createdAt ?? verification.createdAt);
-        const queued = message && rowOf(messageOutbox, queuedMessage(message));
-        const args = [rowOf(phoneVerifications, verification), queued, hour, shard, hourlyLimit];
-        if (numberLimit) args.push(numberLimit.since, numberLimit.limit);
-        await writeVerification('svc_create_verification', args, verification.phoneNumber, hour);
+        const outcome = await create({
+          verification: rowOf(phoneVerifications, verification),
+          message: message && rowOf(messageOutbox, queuedMessage(message)),
+          send_hour: hour,
+          hourly_limit: hourlyLimit,
+          number_since: numberLimit?.since ?? null,
+          number_limit: numberLimit?.limit ?? null,
+        });
+        if (outcome === 'SV001') throw new VerificationChanged(verification.phoneNumber);
+        if (outcome === 'SV002') throw new HourlyLimitReached(hour);
+        if (outcome === 'SV003') throw new NumberAtLimit(verification.phoneNumber);
       },
       async resend(id, lastSentBefore, resend, message, hourlyLimit) {
         const hour = hourOf(message?.createdAt ?? resend.lastSentAt);
@@ -260,7 +268,14 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         };
         const queued = message && rowOf(messageOutbox, queuedMessage(message));
         const args = [id, lastSentBefore, fresh, queued, hour, shard, hourlyLimit];
-        await writeVerification('svc_resend_verification', args, message?.phoneNumber ?? `verification ${id}`, hour);
+        const text = 'select svc_resend_verification($1, $2, $3, $4, $5, $6, $7)';
+        try {
+          await statement(() => db.$client.query({ name: 'messaging_resend_verification', text, values: args }));
+        } catch (error) {
+          if (sqlState(error) === 'SV001') throw new VerificationChanged(message?.phoneNumber ?? `verification ${id}`);
+          if (sqlState(error) === 'SV002') throw new HourlyLimitReached(hour);
+          throw error;
+        }
       },
       get(workspaceId, id) {
         return verification({ workspaceId, id });
