@@ -1,9 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
-import { bufferedFetch } from './buffered-fetch.ts';
 import { withDeadline } from './deadline.ts';
-import { maxRetries, modelFamily } from './family.ts';
+import { clientOptions, modelFamily } from './family.ts';
 
 export interface AnthropicSettings {
   baseURL?: string;
@@ -36,13 +35,7 @@ function toMessages(steps: Step[]): MessageParam[] {
 
 /** Anthropic's Messages API. `timeoutMs` bounds each call. */
 export function anthropicProvider(model: string, settings: AnthropicSettings, timeoutMs: number): ModelProvider {
-  const client = new Anthropic({
-    apiKey: settings.apiKey ?? 'not-set',
-    baseURL: settings.baseURL,
-    maxRetries,
-    timeout: timeoutMs,
-    fetch: bufferedFetch,
-  });
+  const client = new Anthropic(clientOptions(settings, 'not-set', timeoutMs));
   return {
     family: modelFamily('anthropic', model),
     model,

@@ -1,8 +1,19 @@
+import { bufferedFetch } from './buffered-fetch.ts';
+
 /**
  * Retries of a model call answered 429 or 5xx (or not answered), with the clients' backoff, which honours the
  * provider's Retry-After: enough to ride out a rate limit's window before the turn fails, within the call's deadline.
  */
 export const maxRetries = 4;
+
+/** What both SDKs' clients are made with: the provider's address and key, the retries and timeout, the fetch. */
+export const clientOptions = (settings: { baseURL?: string; apiKey?: string }, keyNotSet: string, timeoutMs: number) => ({
+  apiKey: settings.apiKey ?? keyNotSet,
+  baseURL: settings.baseURL,
+  maxRetries,
+  timeout: timeoutMs,
+  fetch: bufferedFetch,
+});
 
 /** The family of a model, from its name: what "a judge of another family" compares. */
 export function modelFamily(provider: string, model: string): string {

@@ -1,9 +1,8 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ModelProvider, ModelRequest, ModelTurn, Step } from '../transcript.ts';
-import { bufferedFetch } from './buffered-fetch.ts';
 import { withDeadline } from './deadline.ts';
-import { maxRetries, modelFamily } from './family.ts';
+import { clientOptions, modelFamily } from './family.ts';
 
 export interface OpenAiSettings {
   baseURL?: string;
@@ -28,13 +27,7 @@ function toMessages(system: string, steps: Step[]): ChatCompletionMessageParam[]
 
 /** Any OpenAI-compatible chat completions server: OpenAI, vLLM, Ollama, llama.cpp server. `timeoutMs` bounds each call. */
 export function openAiProvider(model: string, settings: OpenAiSettings, timeoutMs: number): ModelProvider {
-  const client = new OpenAI({
-    apiKey: settings.apiKey ?? 'not-needed',
-    baseURL: settings.baseURL,
-    maxRetries,
-    timeout: timeoutMs,
-    fetch: bufferedFetch,
-  });
+  const client = new OpenAI(clientOptions(settings, 'not-needed', timeoutMs));
   return {
     family: modelFamily('openai', model),
     model,
