@@ -22,32 +22,24 @@ END $$;
 --> statement-breakpoint
 -- Creates that arrive together in one statement and one transaction: each element of `creates` holds the arguments
 -- of the create above, by name. Each runs in a subtransaction of its own, so one refused rolls back alone: the
--- answer has, in the order given, 'created' or the SQLSTATE that refused it (SV001, SV002, SV003). The locks are
--- taken in one order by every batch, so that two never wait on each other: first the shard rows of the hours the
--- batch counts sends in (by workspace and hour), then the numbers' (by key). Core gives a batch one create of a
--- workspace's hour, so that another core's create misses at most one of its sends.
+-- answer has, in the order given, 'created' or the SQLSTATE that refused it (SV001, SV002, SV003). Every batch takes
+-- its locks in one order, so that two never wait on each other: first all its numbers' (by key), then the shard
+-- rows of the hours it counts sends in (by workspace and hour, as it runs its creates in that order). Core gives a
+-- batch one create of a workspace's hour, so that another core's create misses at most one of its sends.
 CREATE FUNCTION svc_create_verifications(creates jsonb, send_shard integer) RETURNS text[]
 LANGUAGE plpgsql AS $$
 DECLARE
   item record;
   outcomes text[] := array_fill(NULL::text, ARRAY[jsonb_array_length(creates)]);
 BEGIN
-  INSERT INTO hourly_send_shards (workspace_id, hour, shard, count)
-  SELECT DISTINCT c->'verification'->>'workspace_id', c->>'send_hour', send_shard, 0
-  FROM jsonb_array_elements(creates) AS c
-  WHERE nullif(c->'message', 'null'::jsonb) IS NOT NULL
-  ORDER BY 1, 2
-  ON CONFLICT DO NOTHING;
-  PERFORM FROM hourly_send_shards s
-  WHERE s.shard = send_shard AND (s.workspace_id, s.hour) IN (
-    SELECT c->'verification'->>'workspace_id', c->>'send_hour' FROM jsonb_array_elements(creates) AS c
-    WHERE nullif(c->'message', 'null'::jsonb) IS NOT NULL
-  )
-  ORDER BY s.workspace_id, s.hour
-  FOR UPDATE OF s;
+  PERFORM pg_advisory_xact_lock(7302116, number_key) FROM (
+    SELECT DISTINCT hashtext((c->'verification'->>'workspace_id') || ' ' || (c->'verification'->>'phone_number')) AS number_key
+    FROM jsonb_array_elements(creates) AS c
+    ORDER BY 1
+  ) AS numbers;
   FOR item IN
     SELECT value, n FROM jsonb_array_elements(creates) WITH ORDINALITY AS c(value, n)
-    ORDER BY hashtext((value->'verification'->>'workspace_id') || ' ' || (value->'verification'->>'phone_number')), n
+    ORDER BY value->'verification'->>'workspace_id', value->>'send_hour', n
   LOOP
     BEGIN
       PERFORM svc_create_verification(

@@ -106,11 +106,17 @@ const finishStatement = `
     where m.id = i.id and m.claim_id = i.claim_id and m.status = 'pending'
     returning m.id, i.claim_id, m.verification_id, i.status, i.error, i.at
   ),
+  queued as (
+    select v.id from phone_verifications v join finished f on v.id = f.verification_id
+    where v.delivery_status = 'queued'
+    order by v.id
+    for update of v
+  ),
   delivered as (
     update phone_verifications v
     set delivery_status = f.status, delivery_error = f.error, delivery_updated_at = f.at
     from finished f
-    where v.id = f.verification_id and v.delivery_status = 'queued'
+    where v.id = f.verification_id and v.id in (select id from queued) and v.delivery_status = 'queued'
   )
   select id, claim_id from finished
 `;
@@ -159,15 +165,34 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .from(sql`(select 1) as hour`)
     .prepare('messaging_sends_in_hour');
   // A verify's write: prepared once per connection, as its read is, and made for the verifies that came in together
-  // in one statement (a verification's attempts that came in together are made one statement each, at once).
+  // in one statement (a verification's attempts that came in together are made one statement each, at once). Each
+  // statement locks its rows in the order of their ids, as every statement that changes several verifications does,
+  // so that two never wait on each other.
+  const pendingInOrder = (name: string) =>
+    db.$with(name).as(
+      db
+        .select({ id: phoneVerifications.id })
+        .from(phoneVerifications)
+        .where(and(sql`${phoneVerifications.id} = any(${p('ids')}::text[])`, eq(phoneVerifications.status, 'pending')))
+        .orderBy(phoneVerifications.id)
+        .for('update'),
+    );
+  const attempted = pendingInOrder('attempted');
   const failAttempts = db
+    .with(attempted)
     .update(phoneVerifications)
     .set({
       failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
       status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= attempt.block_at then 'blocked' else ${phoneVerifications.status} end`,
     })
     .from(sql`unnest(${p('ids')}::text[], ${p('blockAts')}::int[]) as attempt(id, block_at)`)
-    .where(and(sql`${phoneVerifications.id} = attempt.id`, eq(phoneVerifications.status, 'pending')))
+    .where(
+      and(
+        sql`${phoneVerifications.id} = attempt.id`,
+        inArray(phoneVerifications.id, db.select({ id: attempted.id }).from(attempted)),
+        eq(phoneVerifications.status, 'pending'),
+      ),
+    )
     .returning(getTableColumns(phoneVerifications))
     .prepare('messaging_fail_attempts');
   const failAttempt = gathered(
@@ -179,11 +204,19 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     },
     (attempt) => attempt.id,
   );
+  const toVerify = pendingInOrder('to_verify');
   const verifyAll = db
+    .with(toVerify)
     .update(phoneVerifications)
     .set({ status: 'verified', verifiedAt: sql`verified.at` })
     .from(sql`unnest(${p('ids')}::text[], ${p('ats')}::text[]) as verified(id, at)`)
-    .where(and(sql`${phoneVerifications.id} = verified.id`, eq(phoneVerifications.status, 'pending')))
+    .where(
+      and(
+        sql`${phoneVerifications.id} = verified.id`,
+        inArray(phoneVerifications.id, db.select({ id: toVerify.id }).from(toVerify)),
+        eq(phoneVerifications.status, 'pending'),
+      ),
+    )
     .returning({ id: phoneVerifications.id })
     .prepare('messaging_verify');
   const verify = gathered(
@@ -226,8 +259,8 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
   /**
    * Finishes messages, each held by its `claimId`, and the delivery of each one's verification while that is still
    * `queued`; answers, for each, whether it finished it (a message its claim does not hold any more is left as it
-   * is). One statement for all: the outbox rows are locked first, then the verifications', the order in which a
-   * resend locks them too.
+   * is). One statement for all: the outbox rows are locked first, then the verifications' (in the order of their
+   * ids), the order in which a resend locks them too.
    */
   async function finishAll(items: Finish[]): Promise<boolean[]> {
     const column = <K extends keyof Finish>(key: K) => items.map((item) => item[key]);
