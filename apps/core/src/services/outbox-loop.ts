@@ -153,7 +153,8 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
 
   /**
    * Fills at the end of this turn of the event loop (so the kicks of a busy turn make one query, after its writes
-   * are committed), no sooner than `minClaimGapMs` after the last claim, or once more after the fill under way. Above the low-water mark, finishing sends kick instead.
+   * are committed), no sooner than `minClaimGapMs` after the last claim, or once more after the fill under way.
+   * Above the low-water mark, finishing sends kick instead.
    */
   function kick(): void {
     if (stopped || scheduled || inFlight.size > lowWater) return;

@@ -24,7 +24,6 @@ import { type PgTx, statement, type Transact } from './transaction.ts';
 /** Executions inserted per statement when a run is created: well under PostgreSQL's 65,535 parameters. */
 const executionsPerInsert = 1000;
 
-/** An execution a lease may take: pending, or leased until before `now`. */
 /**
  * A report in one statement, so one round trip: it locks the execution while its lease ($1, $2) holds, records the
  * replayed chat ($10-$12) and its messages ($13, a JSON array in order) and the verdict, and answers the run.
@@ -61,6 +60,7 @@ const reportStatement = `
   select run_id from done
 `;
 
+/** An execution a lease may take: pending, or leased until before `now`. */
 const leasableAt = (now: string) =>
   or(eq(evalExecutions.status, 'pending'), and(eq(evalExecutions.status, 'leased'), lt(evalExecutions.leaseUntil, now)));
 
