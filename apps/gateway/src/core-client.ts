@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChannelAnswer, CoreClient } from '@svc/core-client';
 import { DomainError, type WireError } from '@svc/domain';
 import { TRPCClientError } from '@trpc/client';
@@ -9,7 +10,15 @@ export type { CoreClient };
 
 /** Per-call options that forward the caller's credential to core. */
 export interface CallOptions {
-  context: { authorization: string | undefined; session?: string | undefined };
+  context: {
+    authorization: string | undefined;
+    session?: string | undefined;
+    /**
+     * Calls with one affinity go to the same core while it is up, instead of taking turns: a workspace's creates meet
+     * there and go to the database together (spread over cores, they would wait on each other's hour).
+     */
+    affinity?: string;
+  };
 }
 
 /** Call options for core calls made on nobody's behalf (public endpoints, provider webhooks, dev pages). */
@@ -24,7 +33,7 @@ export interface CoreConnection {
 /**
  * The gateway's typed client for core: `core.verifications.create.mutate(input, options)`, typed by core's router,
  * over core's tRPC channel (a WebSocket at `<coreUrl>/trpc`); each call forwards its caller's credential from
- * `context`. With several cores the calls take turns among those that are up; a call that could not reach its core
+ * `context`. With several cores the calls take turns among those that are up (those with an affinity go to its core); a call that could not reach its core
  * goes to the next one (a call that reached a core which then went away fails, since it may have run there), and
  * a core that could not be reached is passed over for a second, then tried again. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError
  * core threw, without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError.
@@ -47,8 +56,8 @@ export function connectCore(
   let turn = 0;
 
   /** The channels in this call's turn order: those up first, then those passed over (one may be back). */
-  async function send(message: Parameters<CoreChannel['call']>[0]): Promise<ChannelAnswer> {
-    const start = turn++ % channels.length;
+  async function send(message: Parameters<CoreChannel['call']>[0], affinity: string | undefined): Promise<ChannelAnswer> {
+    const start = (affinity === undefined ? turn++ : createHash('sha1').update(affinity).digest().readUInt32BE()) % channels.length;
     const inTurn = [...channels.slice(start), ...channels.slice(0, start)];
     let lastError: Error | undefined;
     const up = inTurn.map((channel) => channel.up);
@@ -64,10 +73,10 @@ export function connectCore(
   }
 
   async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
-    const { authorization, session } = options?.context ?? anonymous.context;
+    const { authorization, session, affinity } = options?.context ?? anonymous.context;
     let answer: ChannelAnswer;
     try {
-      answer = await send({ type, path, input, authorization, session, requestId: currentRequestId() });
+      answer = await send({ type, path, input, authorization, session, requestId: currentRequestId() }, affinity);
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);
     }

@@ -59,6 +59,51 @@ it('spreads calls over two cores, keeps answering when one stops, and uses it ag
   await gateway.stop();
 });
 
+it("sends a workspace's creates to one core while it is up, where they meet, and to another while it is not", async () => {
+  // Two cores that know the same user, token and workspace, each with a database of its own: a verification is on
+  // the core that created it.
+  const secretKey = randomBytes(32);
+  const dirs = { a: tempDir(), b: tempDir() };
+  const seeding = await startCore({ dataDir: dirs.a, port: 0, secretKey, log: log('core') });
+  const user = await seeding.services.identity.findOrCreateUser('ada@example.com');
+  const { token } = await seeding.services.identity.issueToken(user.id, 'test token');
+  const workspace = await seeding.services.workspaces.create(user.id, { slug: 'acme' });
+  await seeding.services.senders.put(workspace.id, { kind: 'dev' });
+  await seeding.stop();
+  cpSync(dirs.a, dirs.b, { recursive: true });
+  const cores = {
+    a: await startCore({ dataDir: dirs.a, port: 0, secretKey, log: log('core-a') }),
+    b: await startCore({ dataDir: dirs.b, port: 0, secretKey, log: log('core-b') }),
+  };
+  const gateway = await startGateway({ port: 0, coreUrls: [cores.a.url, cores.b.url], secretKey, log: log('gateway') });
+  const createdOn = async (numbers: string[]) => {
+    const created = await Promise.all(
+      numbers.map((phone_number) => request(`${gateway.url}/api/v1/acme/phone_verifications`, { token, json: { phone_number } })),
+    );
+    expect(created.map((answer) => answer.status)).toEqual(numbers.map(() => 201));
+    const on = async (core: RunningCore, id: string) =>
+      core.services.verifications.get(workspace.id, id).then(
+        () => true,
+        () => false,
+      );
+    return Promise.all(
+      created.map(async ({ body }) =>
+        (await on(cores.a, body.verification_id)) ? 'a' : (await on(cores.b, body.verification_id)) ? 'b' : '?',
+      ),
+    );
+  };
+
+  const numbers = Array.from({ length: 8 }, (_, i) => `+5691000${String(i).padStart(4, '0')}`);
+  const first = await createdOn(numbers.slice(0, 4));
+  expect(new Set(first).size).toBe(1);
+  const home = first[0] as 'a' | 'b';
+  expect(home).not.toBe('?');
+  await cores[home].stop();
+  expect(await createdOn(numbers.slice(4))).toEqual(Array(4).fill(home === 'a' ? 'b' : 'a'));
+  await gateway.stop();
+  await cores[home === 'a' ? 'b' : 'a'].stop();
+});
+
 it('answers /healthz while one of its cores takes connections but never answers', async () => {
   const secretKey = randomBytes(32);
   const core = await startCore({ dataDir: tempDir(), port: 0, secretKey, log: log('core') });

@@ -31,7 +31,7 @@ export const verificationEndpoints = [
     handle: ({ core, caller, params, body, idempotencyKey }) =>
       core.verifications.create.mutate(
         { workspace: params.slug, phone_number: body.phone_number, idempotency_key: idempotencyKey },
-        caller,
+        { context: { ...caller.context, affinity: params.slug } },
       ),
   }),
   endpoint({

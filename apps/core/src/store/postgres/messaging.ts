@@ -240,21 +240,19 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
 
   /**
    * Creates: those asked for while the event loop's I/O callbacks run go in one statement and one transaction
-   * (svc_create_verifications, migration 0005), which answers each one's outcome. A batch holds one create of a
-   * workspace's hour: a core counts one send at a time in its shard's row, whose lock it holds to its commit, so
-   * another core's create misses at most one of its sends and the hourly cap is passed by at most one per core.
+   * (svc_create_verifications, migrations 0005 and 0006), which answers each one's outcome. A batch that counts
+   * several sends in a workspace's hour holds that hour alone to its commit, so other cores miss none of them; a core
+   * that counts one send at a time holds its shard's row to its commit, so another core's create misses at most that
+   * one, and the hourly cap is passed by at most one per core.
    */
-  const create = gathered(
-    async (creates: Record<string, unknown>[]) => {
-      const values = [JSON.stringify(creates), shard];
-      const text = 'select svc_create_verifications($1::jsonb, $2) as outcomes';
-      const { rows } = await statement(() =>
-        db.$client.query<{ outcomes: string[] }>({ name: 'messaging_create_verifications', text, values }),
-      );
-      return rows[0]!.outcomes;
-    },
-    (create) => `${(create.verification as { workspace_id: string }).workspace_id} ${String(create.send_hour)}`,
-  );
+  const create = gathered(async (creates: Record<string, unknown>[]) => {
+    const values = [JSON.stringify(creates), shard];
+    const text = 'select svc_create_verifications($1::jsonb, $2) as outcomes';
+    const { rows } = await statement(() =>
+      db.$client.query<{ outcomes: string[] }>({ name: 'messaging_create_verifications', text, values }),
+    );
+    return rows[0]!.outcomes;
+  });
 
   /**
    * Finishes messages, each held by its `claimId`, and the delivery of each one's verification while that is still

@@ -1,0 +1,69 @@
+import { createPostgresDatabase, dropPostgresDatabases, holdLock, lockWaits, queryPostgres } from '@svc/testkit';
+import { afterAll, expect, it } from 'vitest';
+import { HourlyLimitReached } from '../src/store/messaging-store.ts';
+import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import type { Store } from '../src/store/store.ts';
+import { phoneVerificationRecord } from './records.ts';
+
+afterAll(dropPostgresDatabases);
+
+const at = '2026-01-01T00:10:00.000Z';
+const hour = '2026-01-01T00:00:00.000Z';
+
+async function workspaceStore(url: string) {
+  const store = await createPostgresStore(url);
+  await store.users.create({ id: 'usr_1', email: 'ada@example.com', createdAt: at });
+  await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at }, 'usr_1');
+  return store;
+}
+
+/** A create of a code for `phoneNumber` in ws_1, counted against a cap of `hourlyLimit` sends an hour. */
+function create(store: Store, n: number, hourlyLimit: number) {
+  const phoneNumber = `+569123456${String(n).padStart(2, '0')}`;
+  return store.verifications.create(
+    phoneVerificationRecord({ id: `pv_${n}`, phoneNumber, createdAt: at, expiresAt: '2026-01-01T00:20:00.000Z' }),
+    { id: `m_${n}`, workspaceId: 'ws_1', verificationId: `pv_${n}`, phoneNumber, codeSealed: 'sealed', createdAt: at },
+    hourlyLimit,
+  );
+}
+
+it('counts the sends that cores of an earlier version counted in hourly_sends, while they run beside this one', async () => {
+  const url = await createPostgresDatabase();
+  const store = await workspaceStore(url);
+  try {
+    // An earlier core's count for the hour: 4 of the cap of 5.
+    await queryPostgres(url, `insert into hourly_sends (workspace_id, hour, count) values ('ws_1', '${hour}', 4)`);
+    await create(store, 1, 5);
+    await expect(create(store, 2, 5)).rejects.toBeInstanceOf(HourlyLimitReached);
+    expect(await store.outbox.sendsInHour('ws_1', hour)).toBe(5);
+    expect(await store.outbox.purgeHourlyCounts('2026-01-01T02:00:00.000Z', 10)).toBe(2);
+  } finally {
+    await store.close();
+  }
+});
+
+it("keeps the hourly cap exactly when two cores each send a batch of a workspace's creates at the same moment", async () => {
+  const url = await createPostgresDatabase();
+  const cores = [await workspaceStore(url), await createPostgresStore(url)];
+  try {
+    // Each core's 5 creates arrive together and go in one statement. Holding the outbox keeps the first core's batch
+    // open after it counted its first send, until the other core's batch is under way too.
+    const outbox = await holdLock(url, 'lock table message_outbox in share mode');
+    const outcomes = cores.flatMap((core, c) =>
+      Array.from({ length: 5 }, (_, i) =>
+        create(core, c * 5 + i, 5).then(
+          () => 'created',
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    await expect.poll(() => lockWaits(url, 'select svc_create_verifications')).toBe(2);
+    await outbox.release();
+    const settled = await Promise.all(outcomes);
+    expect(settled.filter((outcome) => outcome === 'created')).toHaveLength(5);
+    for (const outcome of settled) if (outcome !== 'created') expect(outcome).toBeInstanceOf(HourlyLimitReached);
+    expect(await cores[0]!.outbox.sendsInHour('ws_1', hour)).toBe(5);
+  } finally {
+    await Promise.all(cores.map((core) => core.close()));
+  }
+});
