@@ -1,4 +1,4 @@
-import { deriveInternalToken, internalTokenHeader, requestIdHeaders } from '@svc/server-kit';
+import { bufferedFetch, deriveInternalToken, internalTokenHeader, requestIdHeaders } from '@svc/server-kit';
 import { createTRPCClient, httpLink, type TRPCClient } from '@trpc/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createCoreFailover } from './core-urls.ts';
@@ -29,7 +29,7 @@ export function connectCore(coreUrls: string[], secretKey: Buffer): CoreConnecti
   const url = `${coreUrls[0]}/trpc`;
   const polls = new Agent();
   return {
-    core: createTRPCClient<AppRouter>({ links: [httpLink({ url, headers, fetch: failover.fetch() })] }),
+    core: createTRPCClient<AppRouter>({ links: [httpLink({ url, headers, fetch: failover.fetch(bufferedFetch) })] }),
     poll: createTRPCClient<AppRouter>({
       links: [
         httpLink({

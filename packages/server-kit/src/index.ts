@@ -7,3 +7,4 @@ export * from './core-loop.ts';
 export * from './backoff.ts';
 export * from './metrics.ts';
 export * from './request-id.ts';
+export * from './buffered-fetch.ts';

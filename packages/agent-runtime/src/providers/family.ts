@@ -1,4 +1,4 @@
-import { bufferedFetch } from './buffered-fetch.ts';
+import { bufferedFetch } from '@svc/server-kit';
 
 /**
  * Retries of a model call answered 429 or 5xx (or not answered), with the clients' backoff, which honours the

@@ -4,10 +4,11 @@ import { request } from 'undici';
 const bodiless = new Set([101, 204, 205, 304]);
 
 /**
- * The model clients' fetch: one request through undici's `request`, its answer read whole before it is handed over
- * as a Response. The providers never stream, so this keeps the SDKs' behaviour (retries, timeouts, errors) while
- * skipping the WHATWG fetch machinery (request objects, body streams, header guards), which cost an eval runner
- * more CPU than the rest of a case. A body other than text or bytes goes through the platform's fetch.
+ * A fetch for clients whose answers are read whole (the model SDKs, tRPC's calls to core): one request through
+ * undici's `request`, its answer read before it is handed over as a Response. It keeps such a client's behaviour
+ * (retries, timeouts, errors) while skipping the WHATWG fetch machinery (request objects, body streams, header
+ * guards), which cost an eval runner more CPU than the rest of a case. A body other than text or bytes goes through
+ * the platform's fetch.
  */
 export const bufferedFetch: typeof fetch = async (input, init = {}) => {
   const { body } = init;
