@@ -343,20 +343,8 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
       async claim(claim, limit) {
         const claimed = await statement(() => {
           // Locked as they are taken, skipping those another claim is taking: two claimers never wait for each
-          // other, and never get the same message.
-          const claimable = db
-            .select({ id: messageOutbox.id })
-            .from(messageOutbox)
-            .where(
-              and(
-                isPending,
-                lte(messageOutbox.nextAttemptAt, claim.now),
-                or(isNull(messageOutbox.claimedUntil), lt(messageOutbox.claimedUntil, claim.now)),
-              ),
-            )
-            .orderBy(asc(messageOutbox.nextAttemptAt))
-            .limit(limit)
-            .for('update', { skipLocked: true });
+          // other, and never get the same message (svc_due_messages, migration 0007).
+          const claimable = sql`(select svc_due_messages(${claim.now}, ${limit}))`;
           return db
             .update(messageOutbox)
             .set({ claimId: claim.id, claimedUntil: claim.until })
