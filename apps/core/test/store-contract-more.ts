@@ -51,6 +51,22 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
     });
 
+    it('leaves a message a resend superseded while its send was under way as it is when that send ends', async () => {
+      await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 100);
+      expect((await store.outbox.claim({ id: 'c_1', now: at(2), until: at(3) }, 10)).map((m) => m.id)).toEqual(['m_1']);
+      await store.verifications.resend(
+        'pv_1',
+        at(1),
+        { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(2), deliveryStatus: 'queued' },
+        message('m_2', 'pv_1', 2),
+        100,
+      );
+      expect(await store.outbox.markSent('m_1', 'c_1', 'wamid.1', at(2))).toBe(false);
+      expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ codeHmac: 'bb', deliveryStatus: 'queued' });
+      // The fresh code's message is due, and no claim holds it.
+      expect((await store.outbox.claim({ id: 'c_2', now: at(2), until: at(3) }, 10)).map((m) => m.id)).toEqual(['m_2']);
+    });
+
     it('keeps nothing of a create or resend whose message would pass the hourly cap', async () => {
       await store.verifications.create(verification('pv_1'), message('m_1', 'pv_1', 1), 2);
       await store.verifications.create(verification('pv_2', '+56987654321'), message('m_2', 'pv_2', 2), 2);

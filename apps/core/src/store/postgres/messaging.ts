@@ -92,7 +92,11 @@ interface Finish {
   at: string;
 }
 
-/** `finishAll`'s statement: its parameters are arrays, one element per message, in the order of `Finish`. */
+/**
+ * `finishAll`'s statement: its parameters are arrays, one element per message, in the order of `Finish`. A message is
+ * found by its id and finished while its claim holds it (a claim holds only a pending message: migration 0008); a
+ * condition on its status would let a planner with stale statistics read every pending message instead.
+ */
 const finishStatement = `
   with input as (
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
@@ -103,7 +107,7 @@ const finishStatement = `
     set status = i.status, code_sealed = null, provider_message_id = i.provider_message_id, last_error = i.error,
       sent_at = case when i.status = 'sent' then i.at end, attempts = m.attempts + 1, claim_id = null, claimed_until = null
     from input i
-    where m.id = i.id and m.claim_id = i.claim_id and m.status = 'pending'
+    where m.id = i.id and m.claim_id = i.claim_id
     returning m.id, i.claim_id, m.verification_id, i.status, i.error, i.at
   ),
   queued as (

@@ -202,7 +202,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
           if (!current) throw new Error(`verification ${id} vanished`);
           if (current.lastSentAt !== lastSentBefore) throw new VerificationChanged(current.phoneNumber);
           db.update(messageOutbox)
-            .set({ status: 'superseded', codeSealed: null })
+            .set({ status: 'superseded', codeSealed: null, claimId: null, claimedUntil: null })
             .where(and(eq(messageOutbox.verificationId, id), eq(messageOutbox.status, 'pending')))
             .run();
           db.update(phoneVerifications)
