@@ -33,12 +33,14 @@ export interface CoreConnection {
 /**
  * The gateway's typed client for core: `core.verifications.create.mutate(input, options)`, typed by core's router,
  * over core's tRPC channel (a WebSocket at `<coreUrl>/trpc`); each call forwards its caller's credential from
- * `context`. With several cores the calls take turns among those that are up (those with an affinity go to its core); a call that could not reach its core
- * goes to the next one (a call that reached a core which then went away fails, since it may have run there), and
- * a core that could not be reached is passed over for a second, then tried again. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the DomainError
- * core threw, without a stack trace to capture; core's own faults and transport failures as tRPC's TRPCClientError.
- * Each call carries the id of the request it serves. The channel presents `internalToken`, without which core refuses it. A core silent for `silenceMs` (pings
- * unanswered: stopped, hung) counts as gone: its calls fail, as when it goes away.
+ * `context`. With several cores the calls take turns among those that are up (a call with an affinity goes to that
+ * affinity's core first); a call that could not reach its core goes to the next one (a call that reached a core which
+ * then went away fails, since it may have run there), and a core that could not be reached is passed over for a
+ * second, then tried again. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the
+ * DomainError core threw, without a stack trace to capture; core's own faults and transport failures as tRPC's
+ * TRPCClientError. Each call carries the id of the request it serves. The channel presents `internalToken`, without
+ * which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped, hung) counts as gone: its calls
+ * fail, as when it goes away.
  */
 export function connectCore(
   coreUrls: string | readonly string[],
