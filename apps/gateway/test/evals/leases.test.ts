@@ -98,10 +98,12 @@ describe('leases across runs', () => {
     const largeDone = (await world.finished(large.id)).body;
     expect(smallDone.passed).toBe(4);
     expect(largeDone.passed).toBe(40);
-    // Before the small run finished, the runner had replayed only a few of the large run's cases, not all 40.
+    // Before the small run finished, the runner had replayed only some of the large run's cases, not all 40: the 8 it
+    // leases ahead, taken before the small run started, and about as many as the small run's from the leases after,
+    // which take turns between the runs.
     const executions = await platform.core.services.store.evalRuns.executions(large.id);
     const before = executions.filter((e) => e.finishedAt! <= smallDone.finished_at).length;
-    expect(before).toBeLessThanOrEqual(10);
+    expect(before).toBeLessThanOrEqual(20);
   });
 });
 
