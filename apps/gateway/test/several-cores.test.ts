@@ -14,15 +14,25 @@ afterAll(removeTempDirs);
 
 const log = (name: string) => createLogger(name, { LOG_LEVEL: 'silent' });
 
-it('spreads calls over two cores, keeps answering when one stops, and uses it again once it is back', async () => {
-  // Two cores that know the same user and token, each with a workspace of its own: the list says which core answered.
+/**
+ * Two data directories that hold the same user and token, and what `seed` adds, for two cores with a database each:
+ * what one core writes afterwards, the other does not see.
+ */
+async function twinDataDirs<T>(seed: (services: RunningCore['services'], userId: string) => Promise<T>) {
   const secretKey = randomBytes(32);
   const dirs = { a: tempDir(), b: tempDir() };
   const seeding = await startCore({ dataDir: dirs.a, port: 0, secretKey, log: log('core') });
   const user = await seeding.services.identity.findOrCreateUser('ada@example.com');
   const { token } = await seeding.services.identity.issueToken(user.id, 'test token');
+  const seeded = await seed(seeding.services, user.id);
   await seeding.stop();
   cpSync(dirs.a, dirs.b, { recursive: true });
+  return { secretKey, dirs, user, token, seeded };
+}
+
+it('spreads calls over two cores, keeps answering when one stops, and uses it again once it is back', async () => {
+  // Two cores that know the same user and token, each with a workspace of its own: the list says which core answered.
+  const { secretKey, dirs, user, token } = await twinDataDirs(async () => undefined);
   const ports = { a: await freePort(), b: await freePort() };
   const start = async (name: 'a' | 'b') => startCore({ dataDir: dirs[name], port: ports[name], secretKey, log: log(`core-${name}`) });
   const cores: Record<'a' | 'b', RunningCore> = { a: await start('a'), b: await start('b') };
@@ -62,15 +72,16 @@ it('spreads calls over two cores, keeps answering when one stops, and uses it ag
 it("sends a workspace's creates to one core while it is up, where they meet, and to another while it is not", async () => {
   // Two cores that know the same user, token and workspace, each with a database of its own: a verification is on
   // the core that created it.
-  const secretKey = randomBytes(32);
-  const dirs = { a: tempDir(), b: tempDir() };
-  const seeding = await startCore({ dataDir: dirs.a, port: 0, secretKey, log: log('core') });
-  const user = await seeding.services.identity.findOrCreateUser('ada@example.com');
-  const { token } = await seeding.services.identity.issueToken(user.id, 'test token');
-  const workspace = await seeding.services.workspaces.create(user.id, { slug: 'acme' });
-  await seeding.services.senders.put(workspace.id, { kind: 'dev' });
-  await seeding.stop();
-  cpSync(dirs.a, dirs.b, { recursive: true });
+  const {
+    secretKey,
+    dirs,
+    token,
+    seeded: workspace,
+  } = await twinDataDirs(async (services, userId) => {
+    const created = await services.workspaces.create(userId, { slug: 'acme' });
+    await services.senders.put(created.id, { kind: 'dev' });
+    return created;
+  });
   const cores = {
     a: await startCore({ dataDir: dirs.a, port: 0, secretKey, log: log('core-a') }),
     b: await startCore({ dataDir: dirs.b, port: 0, secretKey, log: log('core-b') }),
