@@ -41,9 +41,9 @@ export interface TrpcChannelOptions<TRouter extends AnyRouter> extends CallOptio
  * tRPC calls from a gateway over one WebSocket, each with its caller's credentials, answered by id in any order.
  * Frames are JSON arrays: what one side has for the other once the event loop's I/O callbacks have run leaves in
  * one frame (setImmediate), so the answers of one group commit, or of the queries that came back together, share a
- * write. Against an HTTP request per call (its parsing, headers, objects and write on
- * both ends), this cut the CPU both processes spend on an API request by about a third. Procedures, middleware,
- * input validation and error formatting are tRPC's own, as over HTTP.
+ * write. Against an HTTP request per call (its parsing, headers, objects and write on both ends), this cut the CPU
+ * both processes spend on an API request by about a third. Procedures, middleware, input validation and error
+ * formatting are tRPC's own, as over HTTP.
  */
 export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, onChannelError, ...options }: TrpcChannelOptions<TRouter>) {
   const answerCall = createCaller(options);

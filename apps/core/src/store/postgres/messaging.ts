@@ -82,6 +82,17 @@ const pendingOf = (workspaceId: string | Placeholder, phoneNumber: string | Plac
 // A literal 'pending', as in the partial due index, so the planner can always use it.
 const isPending = sql`${messageOutbox.status} = 'pending'`;
 
+/**
+ * What a create or resend refused by its SQLSTATE (migrations 0002 and 0005) answers, nothing of it written: SV001 the
+ * number's verification changed meanwhile, SV002 the workspace's hour is full, SV003 the number is at its send limit.
+ */
+function refusal(state: string | undefined, phoneNumber: string, hour: string): Error | undefined {
+  if (state === 'SV001') return new VerificationChanged(phoneNumber);
+  if (state === 'SV002') return new HourlyLimitReached(hour);
+  if (state === 'SV003') return new NumberAtLimit(phoneNumber);
+  return undefined;
+}
+
 /** A message's send as it ends: sent with the provider's id for it, or failed with why. */
 interface Finish {
   id: string;
@@ -289,9 +300,8 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
           number_since: numberLimit?.since ?? null,
           number_limit: numberLimit?.limit ?? null,
         });
-        if (outcome === 'SV001') throw new VerificationChanged(verification.phoneNumber);
-        if (outcome === 'SV002') throw new HourlyLimitReached(hour);
-        if (outcome === 'SV003') throw new NumberAtLimit(verification.phoneNumber);
+        const refused = refusal(outcome, verification.phoneNumber, hour);
+        if (refused) throw refused;
       },
       async resend(id, lastSentBefore, resend, message, hourlyLimit) {
         const hour = hourOf(message?.createdAt ?? resend.lastSentAt);
@@ -307,9 +317,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         try {
           await statement(() => db.$client.query({ name: 'messaging_resend_verification', text, values: args }));
         } catch (error) {
-          if (sqlState(error) === 'SV001') throw new VerificationChanged(message?.phoneNumber ?? `verification ${id}`);
-          if (sqlState(error) === 'SV002') throw new HourlyLimitReached(hour);
-          throw error;
+          throw refusal(sqlState(error), message?.phoneNumber ?? `verification ${id}`, hour) ?? error;
         }
       },
       get(workspaceId, id) {
