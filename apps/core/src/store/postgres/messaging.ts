@@ -103,39 +103,6 @@ interface Finish {
   at: string;
 }
 
-/**
- * `finishAll`'s statement: its parameters are arrays, one element per message, in the order of `Finish`. A message is
- * found by its id and finished while its claim holds it (a claim holds only a pending message: migration 0008); a
- * condition on its status would let a planner with stale statistics read every pending message instead.
- */
-const finishStatement = `
-  with input as (
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-      as i(id, claim_id, status, provider_message_id, error, at)
-  ),
-  finished as (
-    update message_outbox m
-    set status = i.status, code_sealed = null, provider_message_id = i.provider_message_id, last_error = i.error,
-      sent_at = case when i.status = 'sent' then i.at end, attempts = m.attempts + 1, claim_id = null, claimed_until = null
-    from input i
-    where m.id = i.id and m.claim_id = i.claim_id
-    returning m.id, i.claim_id, m.verification_id, i.status, i.error, i.at
-  ),
-  queued as (
-    select v.id from phone_verifications v join finished f on v.id = f.verification_id
-    where v.delivery_status = 'queued'
-    order by v.id
-    for update of v
-  ),
-  delivered as (
-    update phone_verifications v
-    set delivery_status = f.status, delivery_error = f.error, delivery_updated_at = f.at
-    from finished f
-    where v.id = f.verification_id and v.id in (select id from queued) and v.delivery_status = 'queued'
-  )
-  select id, claim_id from finished
-`;
-
 export function createPostgresMessaging(db: PgDb, transact: Transact): MessagingStore {
   // The reads of every create and verify are prepared once per connection. Verifications asked for together are
   // read together, in one query.
@@ -272,16 +239,18 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
   /**
    * Finishes messages, each held by its `claimId`, and the delivery of each one's verification while that is still
    * `queued`; answers, for each, whether it finished it (a message its claim does not hold any more is left as it
-   * is). One statement for all: the outbox rows are locked first, then the verifications' (in the order of their
-   * ids), the order in which a resend locks them too.
+   * is). One statement for all (svc_finish_messages, migration 0009), which finds each message by its id whatever
+   * the statistics say: the outbox rows are locked first, then the verifications' (in the order of their ids), the
+   * order in which a resend locks them too.
    */
   async function finishAll(items: Finish[]): Promise<boolean[]> {
     const column = <K extends keyof Finish>(key: K) => items.map((item) => item[key]);
     const values = [column('id'), column('claimId'), column('status'), column('providerMessageId'), column('error'), column('at')];
+    const text = 'select * from svc_finish_messages($1, $2, $3, $4, $5, $6)';
     const { rows } = await statement(() =>
-      db.$client.query<{ id: string; claim_id: string }>({ name: 'messaging_finish', text: finishStatement, values }),
+      db.$client.query<{ finished_id: string; finished_claim_id: string }>({ name: 'messaging_finish', text, values }),
     );
-    const finished = new Set(rows.map((row) => `${row.id} ${row.claim_id}`));
+    const finished = new Set(rows.map((row) => `${row.finished_id} ${row.finished_claim_id}`));
     return items.map((item) => finished.has(`${item.id} ${item.claimId}`));
   }
   // The finishes asked for while the event loop's I/O callbacks run (the provider answers that came in together) go
