@@ -63,6 +63,10 @@ const rowOf = (table: Table, record: object): Record<string, unknown> =>
     Object.entries(getTableColumns(table)).map(([key, column]) => [column.name, (record as Record<string, unknown>)[key] ?? null]),
   );
 
+/** A row as PostgreSQL names its columns (a function's result), as the table's record. */
+const recordOf = <T extends Table>(table: T, row: Record<string, unknown>): T['$inferSelect'] =>
+  Object.fromEntries(Object.entries(getTableColumns(table)).map(([key, column]) => [key, row[column.name]])) as T['$inferSelect'];
+
 const keyIs = (scope: IdempotencyScope) =>
   and(
     eq(idempotencyKeys.workspaceId, scope.workspaceId),
@@ -146,65 +150,27 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .select({ count: sql<number>`(${counted(hourlySendShards)} + ${counted(hourlySends)})::int` })
     .from(sql`(select 1) as hour`)
     .prepare('messaging_sends_in_hour');
-  // A verify's write: prepared once per connection, as its read is, and made for the verifies that came in together
-  // in one statement (a verification's attempts that came in together are made one statement each, at once). Each
-  // statement locks its rows in the order of their ids, as every statement that changes several verifications does,
-  // so that two never wait on each other.
-  const pendingInOrder = (name: string) =>
-    db.$with(name).as(
-      db
-        .select({ id: phoneVerifications.id })
-        .from(phoneVerifications)
-        .where(and(sql`${phoneVerifications.id} = any(${p('ids')}::text[])`, eq(phoneVerifications.status, 'pending')))
-        .orderBy(phoneVerifications.id)
-        .for('update'),
-    );
-  const attempted = pendingInOrder('attempted');
-  const failAttempts = db
-    .with(attempted)
-    .update(phoneVerifications)
-    .set({
-      failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
-      status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= attempt.block_at then 'blocked' else ${phoneVerifications.status} end`,
-    })
-    .from(sql`unnest(${p('ids')}::text[], ${p('blockAts')}::int[]) as attempt(id, block_at)`)
-    .where(
-      and(
-        sql`${phoneVerifications.id} = attempt.id`,
-        inArray(phoneVerifications.id, db.select({ id: attempted.id }).from(attempted)),
-        eq(phoneVerifications.status, 'pending'),
-      ),
-    )
-    .returning(getTableColumns(phoneVerifications))
-    .prepare('messaging_fail_attempts');
+  // A verify's write: made for the verifies that came in together in one statement, prepared once per connection (a
+  // verification's attempts that came in together are made one statement each, at once). The rows are read by id
+  // alone and locked in the order of their ids, as every statement that changes several verifications locks them, so
+  // that two never wait on each other (svc_fail_attempts and svc_verify_codes, migration 0010).
   const failAttempt = gathered(
     async (attempts: { id: string; blockAt: number }[]) => {
       const ids = attempts.map((attempt) => attempt.id);
-      const rows = await statement(() => failAttempts.execute({ ids, blockAts: attempts.map((attempt) => attempt.blockAt) }));
-      const byId = new Map(rows.map((row) => [row.id, row]));
+      const values = [ids, attempts.map((attempt) => attempt.blockAt)];
+      const text = 'select * from svc_fail_attempts($1, $2)';
+      const { rows } = await statement(() => db.$client.query({ name: 'messaging_fail_attempts', text, values }));
+      const byId = new Map(rows.map((row) => [row.id as string, recordOf(phoneVerifications, row)]));
       return ids.map((id) => byId.get(id));
     },
     (attempt) => attempt.id,
   );
-  const toVerify = pendingInOrder('to_verify');
-  const verifyAll = db
-    .with(toVerify)
-    .update(phoneVerifications)
-    .set({ status: 'verified', verifiedAt: sql`verified.at` })
-    .from(sql`unnest(${p('ids')}::text[], ${p('ats')}::text[]) as verified(id, at)`)
-    .where(
-      and(
-        sql`${phoneVerifications.id} = verified.id`,
-        inArray(phoneVerifications.id, db.select({ id: toVerify.id }).from(toVerify)),
-        eq(phoneVerifications.status, 'pending'),
-      ),
-    )
-    .returning({ id: phoneVerifications.id })
-    .prepare('messaging_verify');
   const verify = gathered(
     async (verifies: { id: string; at: string }[]) => {
       const ids = verifies.map((one) => one.id);
-      const rows = await statement(() => verifyAll.execute({ ids, ats: verifies.map((one) => one.at) }));
+      const values = [ids, verifies.map((one) => one.at)];
+      const text = 'select svc_verify_codes($1, $2) as id';
+      const { rows } = await statement(() => db.$client.query<{ id: string }>({ name: 'messaging_verify', text, values }));
       const verified = new Set(rows.map((row) => row.id));
       return ids.map((id) => verified.has(id));
     },
