@@ -1,4 +1,5 @@
 import { createPostgresDatabase, dropPostgresDatabases, holdLock, lockWaits, queryPostgres } from '@svc/testkit';
+import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { HourlyLimitReached } from '../src/store/messaging-store.ts';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
@@ -17,12 +18,12 @@ async function workspaceStore(url: string) {
   return store;
 }
 
-/** A create of a code for `phoneNumber` in ws_1, counted against a cap of `hourlyLimit` sends an hour. */
-function create(store: Store, n: number, hourlyLimit: number) {
+/** A create of code `n` in `workspaceId` (ws_1 unless told), counted against a cap of `hourlyLimit` sends an hour. */
+function create(store: Store, n: number, hourlyLimit: number, workspaceId = 'ws_1') {
   const phoneNumber = `+569123456${String(n).padStart(2, '0')}`;
   return store.verifications.create(
-    phoneVerificationRecord({ id: `pv_${n}`, phoneNumber, createdAt: at, expiresAt: '2026-01-01T00:20:00.000Z' }),
-    { id: `m_${n}`, workspaceId: 'ws_1', verificationId: `pv_${n}`, phoneNumber, codeSealed: 'sealed', createdAt: at },
+    phoneVerificationRecord({ id: `pv_${n}`, workspaceId, phoneNumber, createdAt: at, expiresAt: '2026-01-01T00:20:00.000Z' }),
+    { id: `m_${n}`, workspaceId, verificationId: `pv_${n}`, phoneNumber, codeSealed: 'sealed', createdAt: at },
     hourlyLimit,
   );
 }
@@ -65,5 +66,40 @@ it("keeps the hourly cap exactly when two cores each send a batch of a workspace
     expect(await cores[0]!.outbox.sendsInHour('ws_1', hour)).toBe(5);
   } finally {
     await Promise.all(cores.map((core) => core.close()));
+  }
+});
+
+it("sends a workspace's creates that come while its batch waits in one batch after it, and another workspace's at once", async () => {
+  const url = await createPostgresDatabase();
+  const store = await workspaceStore(url);
+  await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'beta', name: null, createdAt: at }, 'usr_1');
+  // Each statement the driver sends that creates verifications.
+  const batches: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text: string };
+    if ((typeof config === 'string' ? config : config.text).includes('svc_create_verifications')) batches.push('create');
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    // ws_1's hour is held: its first batch waits in PostgreSQL.
+    const hourOfWs1 = await holdLock(url, 'select pg_advisory_xact_lock(7302117, hashtext($1))', [`ws_1 ${hour}`]);
+    const waiting = [create(store, 1, 100)];
+    await expect.poll(() => lockWaits(url, 'select svc_create_verifications')).toBe(1);
+    // Five more of ws_1, each while the event loop runs on, and one of ws_2, which is answered meanwhile.
+    for (let n = 2; n <= 6; n++) {
+      waiting.push(create(store, n, 100));
+      await new Promise(setImmediate);
+    }
+    await create(store, 20, 100, 'ws_2');
+    expect(batches).toHaveLength(2);
+    await hourOfWs1.release();
+    await Promise.all(waiting);
+    // ws_1's first batch, ws_2's, and ws_1's five that waited.
+    expect(batches).toHaveLength(3);
+    expect(await store.outbox.sendsInHour('ws_1', hour)).toBe(6);
+  } finally {
+    pg.Client.prototype.query = query;
+    await store.close();
   }
 });

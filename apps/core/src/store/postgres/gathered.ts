@@ -34,3 +34,50 @@ export function gathered<T, R>(run: (items: T[]) => Promise<R[]>, key?: (item: T
     return new Promise<R>((resolve, reject) => batch.answers.push({ resolve, reject }));
   };
 }
+
+interface Waiting<T, R> {
+  item: T;
+  lane: string;
+  resolve: (answer: R) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * As `gathered`, for writes whose items wait on each other by `lane` in the database (a workspace's creates, which
+ * take its hour's lock): an item whose lane a run is making waits for that run to end, then goes in the next run with
+ * every item of its lane that came meanwhile. So a busy lane's runs grow with its load, one at a time, rather than
+ * queueing on its lock in the database one small run after another, each holding a connection. Items of lanes no run
+ * is making go at once, together.
+ */
+export function gatheredInLanes<T, R>(run: (items: T[]) => Promise<R[]>, lane: (item: T) => string): (item: T) => Promise<R> {
+  const running = new Set<string>();
+  let waiting: Waiting<T, R>[] = [];
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  const flush = () => {
+    scheduled = false;
+    const ready = waiting.filter((one) => !running.has(one.lane));
+    if (ready.length === 0) return;
+    waiting = waiting.filter((one) => running.has(one.lane));
+    const lanes = new Set(ready.map((one) => one.lane));
+    for (const taken of lanes) running.add(taken);
+    run(ready.map((one) => one.item))
+      .then(
+        (results) => ready.forEach((one, i) => one.resolve(results[i]!)),
+        (error: unknown) => ready.forEach((one) => one.reject(error)),
+      )
+      .finally(() => {
+        for (const taken of lanes) running.delete(taken);
+        if (waiting.length > 0) schedule();
+      });
+  };
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      waiting.push({ item, lane: lane(item), resolve, reject });
+      schedule();
+    });
+}

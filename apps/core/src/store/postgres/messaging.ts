@@ -44,7 +44,7 @@ import {
   testNumbers,
 } from './schema.ts';
 import { sqlState } from '../unavailable.ts';
-import { gathered } from './gathered.ts';
+import { gathered, gatheredInLanes } from './gathered.ts';
 import { statement, type Transact } from './transaction.ts';
 
 const p = sql.placeholder;
@@ -95,6 +95,16 @@ function refusal(state: string | undefined, phoneNumber: string, hour: string): 
   if (state === 'SV002') return new HourlyLimitReached(hour);
   if (state === 'SV003') return new NumberAtLimit(phoneNumber);
   return undefined;
+}
+
+/** A create as svc_create_verifications takes it. */
+interface Create {
+  verification: Record<string, unknown>;
+  message: Record<string, unknown> | null;
+  send_hour: string;
+  hourly_limit: number;
+  number_since: string | null;
+  number_limit: number | null;
 }
 
 /** A message's send as it ends: sent with the provider's id for it, or failed with why. */
@@ -191,16 +201,20 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
    * (svc_create_verifications, migrations 0005 and 0006), which answers each one's outcome. A batch that counts
    * several sends in a workspace's hour holds that hour alone to its commit, so other cores miss none of them; a core
    * that counts one send at a time holds its shard's row to its commit, so another core's create misses at most that
-   * one, and the hourly cap is passed by at most one per core.
+   * one, and the hourly cap is passed by at most one per core. A workspace's creates that come while a batch of its
+   * creates is under way wait for it and go together in the next batch: they would wait for its hour's lock anyway.
    */
-  const create = gathered(async (creates: Record<string, unknown>[]) => {
-    const values = [JSON.stringify(creates), shard];
-    const text = 'select svc_create_verifications($1::jsonb, $2) as outcomes';
-    const { rows } = await statement(() =>
-      db.$client.query<{ outcomes: string[] }>({ name: 'messaging_create_verifications', text, values }),
-    );
-    return rows[0]!.outcomes;
-  });
+  const create = gatheredInLanes(
+    async (creates: Create[]) => {
+      const values = [JSON.stringify(creates), shard];
+      const text = 'select svc_create_verifications($1::jsonb, $2) as outcomes';
+      const { rows } = await statement(() =>
+        db.$client.query<{ outcomes: string[] }>({ name: 'messaging_create_verifications', text, values }),
+      );
+      return rows[0]!.outcomes;
+    },
+    (one) => one.verification.workspace_id as string,
+  );
 
   /**
    * Finishes messages, each held by its `claimId`, and the delivery of each one's verification while that is still
