@@ -55,13 +55,13 @@ export interface DueMessage extends OutboxMessage {
 
 export type NewOutboxMessage = Pick<OutboxMessage, 'id' | 'workspaceId' | 'verificationId' | 'phoneNumber' | 'codeSealed' | 'createdAt'>;
 
-/** A message as queued: pending, due at once, tried never and claimed by no one. */
 /** What a code check did, and the verification as it left it. */
 export interface CodeCheck {
   outcome: 'verified' | 'failed' | 'refused';
   verification: PhoneVerification;
 }
 
+/** A message as queued: pending, due at once, tried never and claimed by no one. */
 export const queuedMessage = (message: NewOutboxMessage): OutboxMessage => ({
   ...message,
   status: 'pending',

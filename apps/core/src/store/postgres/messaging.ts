@@ -119,8 +119,8 @@ interface Finish {
 }
 
 export function createPostgresMessaging(db: PgDb, transact: Transact): MessagingStore {
-  // The reads of every create and verify are prepared once per connection. Verifications asked for together are
-  // read together, in one query.
+  // The reads of every create and of verifications are prepared once per connection. Verifications asked for together
+  // are read together, in one query.
   const verificationsById = db
     .select()
     .from(phoneVerifications)
