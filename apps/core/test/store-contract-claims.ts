@@ -312,13 +312,13 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
 
       it('counts each of failed attempts that race, up to the block, and none after', async () => {
         await create(1);
-        const checks = await Promise.all(
-          Array.from({ length: maxFailedAttempts + 3 }, () => store.verifications.check('ws_1', 'pv_1', 'bb', at(2), maxFailedAttempts)),
+        const attempts = await Promise.all(
+          Array.from({ length: maxFailedAttempts + 3 }, () => store.verifications.recordFailedAttempt('pv_1', maxFailedAttempts)),
         );
         expect(
-          checks
-            .filter((checked) => checked?.outcome === 'failed')
-            .map((checked) => checked!.verification.failedAttempts)
+          attempts
+            .filter(Boolean)
+            .map((v) => v!.failedAttempts)
             .sort(),
         ).toEqual(Array.from({ length: maxFailedAttempts }, (_, i) => i + 1));
         expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ status: 'blocked', failedAttempts: maxFailedAttempts });

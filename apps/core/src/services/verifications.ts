@@ -7,7 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
 import { enforceNumberLimit, hourUsedUp, sendWindowStart } from './send-limits.ts';
-import type { Keyring } from './secrets.ts';
+import { digestsEqual, type Keyring } from './secrets.ts';
 import type { SenderService } from './senders.ts';
 
 export interface VerificationDeps {
@@ -73,6 +73,12 @@ export function createVerificationService({ store, keyring, senders, config, clo
         details: { verified: false },
       });
     }
+  }
+
+  /** The answer of a verify whose write found the verification no longer pending: another verify changed it. */
+  async function refuseChanged(workspaceId: string, id: string, now: Date): Promise<never> {
+    refuseUnlessPending(await find(workspaceId, id), now);
+    throw new Error(`verification ${id} is still pending, yet the store changed nothing`);
   }
 
   /**
@@ -182,22 +188,22 @@ export function createVerificationService({ store, keyring, senders, config, clo
     },
 
     /**
-     * Checks a code in one write: every terminal state answers with its own status and code. Verifies that arrive
-     * together answer as if one at a time: the store checks a verification's codes one at a time, each against the
-     * state the one before left. So exactly five failures are counted (attempts left 4 to 0), and every answer after
-     * the fifth is 423.
+     * Checks a code: every terminal state answers with its own status and code. Verifies that arrive together
+     * answer as if one at a time: the store verifies or counts a failure only while the verification is pending,
+     * and a verify that finds it no longer pending answers with the state another one left it in. So exactly five
+     * failures are counted (attempts left 4 to 0), and every answer after the fifth is 423.
      */
     async verify(workspaceId: string, id: string, code: string): Promise<{ verified: true }> {
       const now = clock();
-      const checked = await store.verifications.check(workspaceId, id, codeHmac(id, code), now.toISOString(), maxFailedAttempts);
-      if (!checked) throw new DomainError('verification_not_found', `no verification ${id} in this workspace`);
-      const { outcome, verification } = checked;
-      if (outcome === 'verified') return { verified: true };
-      if (outcome === 'refused') {
-        refuseUnlessPending(verification, now);
-        throw new Error(`verification ${id} is pending, yet its check was refused`);
+      const verification = await find(workspaceId, id);
+      refuseUnlessPending(verification, now);
+      if (digestsEqual(codeHmac(id, code), verification.codeHmac)) {
+        if (await store.verifications.markVerified(id, now.toISOString())) return { verified: true };
+        return refuseChanged(workspaceId, id, now);
       }
-      const attemptsLeft = Math.max(0, maxFailedAttempts - verification.failedAttempts);
+      const after = await store.verifications.recordFailedAttempt(id, maxFailedAttempts);
+      if (!after) return refuseChanged(workspaceId, id, now);
+      const attemptsLeft = Math.max(0, maxFailedAttempts - after.failedAttempts);
       throw new DomainError(
         'incorrect_code',
         attemptsLeft > 0

@@ -55,12 +55,6 @@ export interface DueMessage extends OutboxMessage {
 
 export type NewOutboxMessage = Pick<OutboxMessage, 'id' | 'workspaceId' | 'verificationId' | 'phoneNumber' | 'codeSealed' | 'createdAt'>;
 
-/** What a code check did, and the verification as it left it. */
-export interface CodeCheck {
-  outcome: 'verified' | 'failed' | 'refused';
-  verification: PhoneVerification;
-}
-
 /** A message as queued: pending, due at once, tried never and claimed by no one. */
 export const queuedMessage = (message: NewOutboxMessage): OutboxMessage => ({
   ...message,
@@ -210,12 +204,12 @@ export interface MessagingStore {
      */
     sendState(workspaceId: string, phoneNumber: string, now: string, since: string, limit: number): Promise<SendState>;
     /**
-     * Checks a code of the workspace's verification `id` in one write: while it is pending and unexpired at `at`, it is
-     * verified when `codeHmac` is its code's, else a failed attempt is counted, blocking it at the `blockAt`-th.
-     * Answers what the check did and the verification as it left it (`refused`: not pending, or expired, left as it
-     * is); undefined when the workspace has no such verification. Checks of one verification are made one at a time.
+     * Counts one more failed attempt of a pending verification, blocking it at the `blockAt`-th; returns it after
+     * the update, or undefined when it was no longer pending (verified or blocked meanwhile: nothing counted).
      */
-    check(workspaceId: string, id: string, codeHmac: string, at: string, blockAt: number): Promise<CodeCheck | undefined>;
+    recordFailedAttempt(id: string, blockAt: number): Promise<PhoneVerification | undefined>;
+    /** Marks a pending verification verified; false when it was no longer pending. */
+    markVerified(id: string, at: string): Promise<boolean>;
   };
   outbox: {
     /** Messages queued by the workspace in the clock hour starting at `hour` (each queued message counts). */

@@ -19,7 +19,6 @@ import {
   type Table,
 } from 'drizzle-orm';
 import {
-  type CodeCheck,
   HourlyLimitReached,
   hourOf,
   type IdempotencyScope,
@@ -119,8 +118,8 @@ interface Finish {
 }
 
 export function createPostgresMessaging(db: PgDb, transact: Transact): MessagingStore {
-  // The reads of every create and of verifications are prepared once per connection. Verifications asked for together
-  // are read together, in one query.
+  // The reads of every create and verify are prepared once per connection. Verifications asked for together are
+  // read together, in one query.
   const verificationsById = db
     .select()
     .from(phoneVerifications)
@@ -161,27 +160,29 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .select({ count: sql<number>`(${counted(hourlySendShards)} + ${counted(hourlySends)})::int` })
     .from(sql`(select 1) as hour`)
     .prepare('messaging_sends_in_hour');
-  // The checks of codes that came in together, in one statement (svc_check_codes, migration 0010); checks of one
-  // verification go in statements of their own, made at once, which take its row one after the other.
-  const check = gathered(
-    async (checks: { workspaceId: string; id: string; codeHmac: string; at: string; blockAt: number }[]) => {
-      const column = <K extends keyof (typeof checks)[number]>(key: K) => checks.map((one) => one[key]);
-      const values = [column('id'), column('workspaceId'), column('codeHmac'), column('at'), column('blockAt')];
-      const text = 'select * from svc_check_codes($1, $2, $3, $4, $5)';
-      const { rows } = await statement(() =>
-        db.$client.query<{ outcome: CodeCheck['outcome']; verification: Record<string, unknown> }>({
-          name: 'messaging_check_codes',
-          text,
-          values,
-        }),
-      );
-      const byId = new Map(
-        rows.map(({ outcome, verification }) => [
-          verification.id as string,
-          { outcome, verification: recordOf(phoneVerifications, verification) },
-        ]),
-      );
-      return checks.map((one) => byId.get(one.id));
+  // A verify's write: made for the verifies that came in together in one statement, prepared once per connection (a
+  // verification's attempts that came in together are made one statement each, at once). The rows are read by id
+  // alone and locked in the order of their ids, as every statement that changes several verifications locks them, so
+  // that two never wait on each other (svc_fail_attempts and svc_verify_codes, migration 0010).
+  const failAttempt = gathered(
+    async (attempts: { id: string; blockAt: number }[]) => {
+      const ids = attempts.map((attempt) => attempt.id);
+      const values = [ids, attempts.map((attempt) => attempt.blockAt)];
+      const text = 'select * from svc_fail_attempts($1, $2)';
+      const { rows } = await statement(() => db.$client.query({ name: 'messaging_fail_attempts', text, values }));
+      const byId = new Map(rows.map((row) => [row.id as string, recordOf(phoneVerifications, row)]));
+      return ids.map((id) => byId.get(id));
+    },
+    (attempt) => attempt.id,
+  );
+  const verify = gathered(
+    async (verifies: { id: string; at: string }[]) => {
+      const ids = verifies.map((one) => one.id);
+      const values = [ids, verifies.map((one) => one.at)];
+      const text = 'select svc_verify_codes($1, $2) as id';
+      const { rows } = await statement(() => db.$client.query<{ id: string }>({ name: 'messaging_verify', text, values }));
+      const verified = new Set(rows.map((row) => row.id));
+      return ids.map((id) => verified.has(id));
     },
     (one) => one.id,
   );
@@ -275,8 +276,11 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         const [state] = await sendStateOf.execute({ workspaceId, phoneNumber, now, since, limit });
         return { pending: state?.pending ?? undefined, recentSendTimes: state?.recentSendTimes ?? [] };
       },
-      check(workspaceId, id, codeHmac, at, blockAt) {
-        return check({ workspaceId, id, codeHmac, at, blockAt });
+      recordFailedAttempt(id, blockAt) {
+        return failAttempt({ id, blockAt });
+      },
+      markVerified(id, at) {
+        return verify({ id, at });
       },
     },
     outbox: {

@@ -12,7 +12,6 @@ import {
   type StoredResponse,
   VerificationChanged,
 } from '../messaging-store.ts';
-import { digestsEqual } from '../../services/secrets.ts';
 import { backlogColumns } from '../backlog.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
@@ -99,14 +98,13 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       failedAttempts: sql`${phoneVerifications.failedAttempts} + 1`,
       status: sql`case when ${phoneVerifications.failedAttempts} + 1 >= ${p('blockAt')} then 'blocked' else ${phoneVerifications.status} end`,
     })
-    .where(eq(phoneVerifications.id, p('id')))
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
     .returning()
     .prepare();
   const verify = db
     .update(phoneVerifications)
     .set({ status: 'verified', verifiedAt: sql`${p('at')}` })
-    .where(eq(phoneVerifications.id, p('id')))
-    .returning()
+    .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
     .prepare();
 
   const dueMessagesQuery = (claimable: boolean) =>
@@ -228,14 +226,11 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
           recentSendTimes: sendTimesToNumber.all({ workspaceId, phoneNumber, since, limit }).map((row) => row.createdAt),
         };
       },
-      async check(workspaceId, id, codeHmac, at, blockAt) {
-        return write(() => {
-          const verification = verificationById.get({ id, workspaceId });
-          if (!verification) return undefined;
-          if (verification.status !== 'pending' || verification.expiresAt <= at) return { outcome: 'refused', verification };
-          if (digestsEqual(codeHmac, verification.codeHmac)) return { outcome: 'verified', verification: verify.get({ id, at })! };
-          return { outcome: 'failed', verification: failAttempt.get({ id, blockAt })! };
-        });
+      async recordFailedAttempt(id, blockAt) {
+        return write(() => failAttempt.get({ id, blockAt }));
+      },
+      async markVerified(id, at) {
+        return (await write(() => verify.run({ id, at }))).changes > 0;
       },
     },
     outbox: {
