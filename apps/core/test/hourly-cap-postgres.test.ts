@@ -1,5 +1,4 @@
-import { createPostgresDatabase, dropPostgresDatabases, holdLock, lockWaits, queryPostgres } from '@svc/testkit';
-import pg from 'pg';
+import { createPostgresDatabase, dropPostgresDatabases, holdLock, lockWaits, queryPostgres, recordQueries } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
 import { HourlyLimitReached } from '../src/store/messaging-store.ts';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
@@ -74,13 +73,8 @@ it("sends a workspace's creates that come while its batch waits in one batch aft
   const store = await workspaceStore(url);
   await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'beta', name: null, createdAt: at }, 'usr_1');
   // Each statement the driver sends that creates verifications.
-  const batches: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text: string };
-    if ((typeof config === 'string' ? config : config.text).includes('svc_create_verifications')) batches.push('create');
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
+  const recorded = recordQueries();
+  const batches = () => recorded.queries.filter((text) => text.includes('svc_create_verifications'));
   try {
     // ws_1's hour is held: its first batch waits in PostgreSQL.
     const hourOfWs1 = await holdLock(url, 'select pg_advisory_xact_lock(7302117, hashtext($1))', [`ws_1 ${hour}`]);
@@ -92,14 +86,14 @@ it("sends a workspace's creates that come while its batch waits in one batch aft
       await new Promise(setImmediate);
     }
     await create(store, 20, 100, 'ws_2');
-    expect(batches).toHaveLength(2);
+    expect(batches()).toHaveLength(2);
     await hourOfWs1.release();
     await Promise.all(waiting);
     // ws_1's first batch, ws_2's, and ws_1's five that waited.
-    expect(batches).toHaveLength(3);
+    expect(batches()).toHaveLength(3);
     expect(await store.outbox.sendsInHour('ws_1', hour)).toBe(6);
   } finally {
-    pg.Client.prototype.query = query;
+    recorded.stop();
     await store.close();
   }
 });

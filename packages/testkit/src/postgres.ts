@@ -98,3 +98,23 @@ export async function lockWaits(url: string, statement: string): Promise<number>
   );
   return Number(row!.n);
 }
+
+/**
+ * Records the text of every query a node-postgres client of this process sends, until `stop()`. Each is one round trip
+ * to PostgreSQL: node-postgres sends a client's next query only once the last one's answer is in.
+ */
+export function recordQueries(): { queries: string[]; stop(): void } {
+  const queries: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text: string };
+    queries.push(typeof config === 'string' ? config : config.text);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  return {
+    queries,
+    stop: () => {
+      pg.Client.prototype.query = query;
+    },
+  };
+}

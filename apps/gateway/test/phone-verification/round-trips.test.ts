@@ -1,22 +1,13 @@
-import { createPostgresDatabase } from '@svc/testkit';
-import pg from 'pg';
+import { createPostgresDatabase, recordQueries } from '@svc/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type VerificationWorld, verificationWorld } from './setup.ts';
 
-// Each query the driver sends is one round trip to PostgreSQL: node-postgres sends the next only once the last
-// one's answer is in.
-let queries: string[] = [];
-const query = pg.Client.prototype.query;
+// Each query the driver sends is one round trip to PostgreSQL.
+let recorded: ReturnType<typeof recordQueries>;
 beforeAll(() => {
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text: string };
-    queries.push(typeof config === 'string' ? config : config.text);
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
+  recorded = recordQueries();
 });
-afterAll(() => {
-  pg.Client.prototype.query = query;
-});
+afterAll(() => recorded.stop());
 
 const testNumber = '+56900000001';
 let world: VerificationWorld;
@@ -40,9 +31,9 @@ afterAll(() => world.stop());
 
 /** The queries core sends to PostgreSQL while the request is answered. */
 async function queriesOf(send: () => Promise<void>): Promise<string[]> {
-  queries = [];
+  recorded.queries.length = 0;
   await send();
-  return queries;
+  return [...recorded.queries];
 }
 
 const create = (phoneNumber: string) => world.api('/api/v1/acme/phone_verifications', { json: { phone_number: phoneNumber } });
