@@ -1,6 +1,6 @@
 import { createPostgresDatabase, dropPostgresDatabases, holdLock, lockWaits, queryPostgres, recordQueries } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
-import { HourlyLimitReached } from '../src/store/messaging-store.ts';
+import { HourlyLimitReached, VerificationChanged } from '../src/store/messaging-store.ts';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { phoneVerificationRecord } from './records.ts';
@@ -17,9 +17,12 @@ async function workspaceStore(url: string) {
   return store;
 }
 
-/** A create of code `n` in `workspaceId` (ws_1 unless told), counted against a cap of `hourlyLimit` sends an hour. */
-function create(store: Store, n: number, hourlyLimit: number, workspaceId = 'ws_1') {
-  const phoneNumber = `+569123456${String(n).padStart(2, '0')}`;
+/**
+ * A create of code `n` in `workspaceId` (ws_1 unless told), counted against a cap of `hourlyLimit` sends an hour, to
+ * number `n` unless told.
+ */
+function create(store: Store, n: number, hourlyLimit: number, workspaceId = 'ws_1', number = n) {
+  const phoneNumber = `+569123456${String(number).padStart(2, '0')}`;
   return store.verifications.create(
     phoneVerificationRecord({ id: `pv_${n}`, workspaceId, phoneNumber, createdAt: at, expiresAt: '2026-01-01T00:20:00.000Z' }),
     { id: `m_${n}`, workspaceId, verificationId: `pv_${n}`, phoneNumber, codeSealed: 'sealed', createdAt: at },
@@ -37,6 +40,29 @@ it('counts the sends that cores of an earlier version counted in hourly_sends, w
     await expect(create(store, 2, 5)).rejects.toBeInstanceOf(HourlyLimitReached);
     expect(await store.outbox.sendsInHour('ws_1', hour)).toBe(5);
     expect(await store.outbox.purgeHourlyCounts('2026-01-01T02:00:00.000Z', 10)).toBe(2);
+  } finally {
+    await store.close();
+  }
+});
+
+it('counts in one batch only the sends it creates, up to the cap, whatever it refuses on the way', async () => {
+  const url = await createPostgresDatabase();
+  const store = await workspaceStore(url);
+  try {
+    await create(store, 1, 4);
+    // One batch: a new number, number 1 again (its code is pending), two new numbers, then one past the cap of 4.
+    const outcomes = await Promise.all(
+      [create(store, 2, 4), create(store, 9, 4, 'ws_1', 1), create(store, 3, 4), create(store, 4, 4), create(store, 5, 4)].map((creating) =>
+        creating.then(
+          () => 'created',
+          (error: unknown) => (error as Error).constructor,
+        ),
+      ),
+    );
+    expect(outcomes).toEqual(['created', VerificationChanged, 'created', 'created', HourlyLimitReached]);
+    expect(await store.outbox.sendsInHour('ws_1', hour)).toBe(4);
+    const [{ count }] = await queryPostgres<{ count: string }>(url, 'select count(*) from message_outbox');
+    expect(Number(count)).toBe(4);
   } finally {
     await store.close();
   }

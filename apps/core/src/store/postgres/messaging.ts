@@ -198,11 +198,12 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
 
   /**
    * Creates: those asked for while the event loop's I/O callbacks run go in one statement and one transaction
-   * (svc_create_verifications, migrations 0005 and 0006), which answers each one's outcome. A batch that counts
-   * several sends in a workspace's hour holds that hour alone to its commit, so other cores miss none of them; a core
-   * that counts one send at a time holds its shard's row to its commit, so another core's create misses at most that
-   * one, and the hourly cap is passed by at most one per core. A workspace's creates that come while a batch of its
-   * creates is under way wait for it and go together in the next batch: they would wait for its hour's lock anyway.
+   * (svc_create_verifications, migration 0011), which answers each one's outcome and writes each hour's count once. A
+   * batch that counts several sends in a workspace's hour holds that hour alone to its commit, so other cores miss none
+   * of them; a core that counts one send at a time holds its shard's row to its commit, so another core's create misses
+   * at most that one, and the hourly cap is passed by at most one per core. A workspace's creates that come while a
+   * batch of its creates is under way wait for it and go together in the next batch: they would wait for its hour's
+   * lock anyway.
    */
   const create = gatheredInLanes(
     async (creates: Create[]) => {
