@@ -12,10 +12,13 @@
  * The measures run in interleaved rounds (baseline, create, verify, create, verify, ..., baseline, ...) and the
  * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the
  * measures. Each row also shows the CPU time the serving processes spent per request (from /proc), which says where
- * a request's cost lies even when the machine's speed drifts.
+ * a request's cost lies even when the machine's speed drifts. A measure ends once every code its creates queued has
+ * reached the fake Graph API: its row's CPU time holds the sending of its codes, and the next measure does not run
+ * beside the sends of the one before.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 // Processes only: the platform's test hooks need vitest, which the bench does not run under.
 import { type SharedStore, startProcesses } from '@svc/test-platform/processes';
@@ -42,6 +45,8 @@ const only = process.env.BENCH_ONLY ?? '';
 const profileDir = process.env.BENCH_PROFILE;
 /** The workspaces the spread create rows take turns over. */
 const spreadOver = 20;
+/** How long a measure waits, once its requests are done, for the codes its creates queued to be sent. */
+const sendTimeoutMs = 120_000;
 
 /** CPU time (user + system) a process has used, in microseconds; 0 where /proc is missing. */
 function cpuMicros(pid: number | undefined): number {
@@ -66,9 +71,26 @@ interface Round {
   cpu: number[];
 }
 
+/** The number the next create sends a code to, counted across every measure. */
+let next = 0;
+/** Creates answered 201, each of which queued one code. */
+let created = 0;
+/** Codes the fake Graph API received. */
+let sent = () => 0;
+
+/** Waits until every create answered has had its code sent. */
+async function codesSent(): Promise<void> {
+  const deadline = Date.now() + sendTimeoutMs;
+  while (sent() < created) {
+    if (Date.now() > deadline) throw new Error(`${created - sent()} codes still unsent ${sendTimeoutMs} ms after their measure`);
+    await sleep(20);
+  }
+}
+
 async function run(measure: Measure, duration: number): Promise<Round> {
   const before = measure.servers.map((server) => cpuMicros(server.pid));
   const result = await autocannon({ ...measure.options, connections, duration });
+  await codesSent();
   const cpu = measure.servers.map((server, i) => (cpuMicros(server.pid) - before[i]!) / Math.max(1, result.requests.total));
   const byStatus: Record<string, { count?: number }> = result.statusCodeStats ?? {};
   const unexpected = Object.entries(byStatus)
@@ -90,9 +112,6 @@ const deployments: Deployment[] = [
   { name: 'PostgreSQL, 1 core', store: async () => ({ databaseUrl: await createPostgresDatabase() }), cores: 1 },
   { name: 'PostgreSQL, 2 cores', store: async () => ({ databaseUrl: await createPostgresDatabase() }), cores: 2 },
 ];
-
-let next = 0;
-let created = 0;
 
 /** One deployment's create and verify measures, on a workspace `bench` whose sender is the fake Graph API. */
 async function deploymentMeasures({ name, store, cores }: Deployment, graphUrl: string): Promise<Measure[]> {
@@ -178,6 +197,7 @@ async function deploymentMeasures({ name, store, cores }: Deployment, graphUrl: 
 
 async function main(): Promise<void> {
   const graph = await startFakeProvider(graphAccepted, { keep: false });
+  sent = () => graph.received;
   const baselinePort = await freePort();
   const baselineServer = startApp(fileURLToPath(new URL('./baseline-server.ts', import.meta.url)), { BASELINE_PORT: String(baselinePort) });
   await waitUntilAnswering(`http://127.0.0.1:${baselinePort}/echo`, { method: 'POST' });
