@@ -25,6 +25,7 @@ import { type SharedStore, startProcesses } from '@svc/test-platform/processes';
 import {
   createPostgresDatabase,
   dropPostgresDatabases,
+  type FakeProvider,
   graphAccepted,
   freePort,
   removeTempDirs,
@@ -75,22 +76,19 @@ interface Round {
 let next = 0;
 /** Creates answered 201, each of which queued one code. */
 let created = 0;
-/** Codes the fake Graph API received. */
-let sent = () => 0;
-
-/** Waits until every create answered has had its code sent. */
-async function codesSent(): Promise<void> {
+/** Waits until the fake Graph API has the code of every create answered. */
+async function codesSent(graph: FakeProvider): Promise<void> {
   const deadline = Date.now() + sendTimeoutMs;
-  while (sent() < created) {
-    if (Date.now() > deadline) throw new Error(`${created - sent()} codes still unsent ${sendTimeoutMs} ms after their measure`);
+  while (graph.received < created) {
+    if (Date.now() > deadline) throw new Error(`${created - graph.received} codes still unsent ${sendTimeoutMs} ms after their measure`);
     await sleep(20);
   }
 }
 
-async function run(measure: Measure, duration: number): Promise<Round> {
+async function run(measure: Measure, duration: number, graph: FakeProvider): Promise<Round> {
   const before = measure.servers.map((server) => cpuMicros(server.pid));
   const result = await autocannon({ ...measure.options, connections, duration });
-  await codesSent();
+  await codesSent(graph);
   const cpu = measure.servers.map((server, i) => (cpuMicros(server.pid) - before[i]!) / Math.max(1, result.requests.total));
   const byStatus: Record<string, { count?: number }> = result.statusCodeStats ?? {};
   const unexpected = Object.entries(byStatus)
@@ -197,7 +195,6 @@ async function deploymentMeasures({ name, store, cores }: Deployment, graphUrl: 
 
 async function main(): Promise<void> {
   const graph = await startFakeProvider(graphAccepted, { keep: false });
-  sent = () => graph.received;
   const baselinePort = await freePort();
   const baselineServer = startApp(fileURLToPath(new URL('./baseline-server.ts', import.meta.url)), { BASELINE_PORT: String(baselinePort) });
   await waitUntilAnswering(`http://127.0.0.1:${baselinePort}/echo`, { method: 'POST' });
@@ -218,10 +215,10 @@ async function main(): Promise<void> {
     measures.push(...(await deploymentMeasures(deployment, graph.url)));
   }
 
-  for (const measure of measures) await run(measure, 2); // warm-up
+  for (const measure of measures) await run(measure, 2, graph); // warm-up
   const results = measures.map((): Round[] => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, measure] of measures.entries()) results[i]!.push(await run(measure, seconds));
+    for (const [i, measure] of measures.entries()) results[i]!.push(await run(measure, seconds, graph));
   }
 
   const baseline = results[0]!;

@@ -192,8 +192,9 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .where(eq(senders.workspaceId, p('workspaceId')))
     .prepare('messaging_sender_of');
 
-  // Each core counts its sends in its own row of a workspace's hour (see svc_count_send): creates in several cores never
-  // wait on one row, and racing cores may each count one send past the hourly cap.
+  // Each core counts its sends in its own row of a workspace's hour (svc_count_send for a resend, and a batch of
+  // creates once per hour): creates in several cores never wait on one row, and racing cores may each count one send
+  // past the hourly cap.
   const shard = randomInt(2 ** 31);
 
   /**
