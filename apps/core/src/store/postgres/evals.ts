@@ -1,18 +1,8 @@
 import { and, asc, desc, eq, exists, gt, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
-import {
-  executionRow,
-  FlagMoved,
-  openExecutionStatuses,
-  openRunStatuses,
-  replayCounts,
-  runRow,
-  toExecution,
-  toReview,
-  toRun,
-} from '../eval-rows.ts';
+import { FlagMoved, openExecutionStatuses, openRunStatuses, replayCounts, runRow, toExecution, toReview, toRun } from '../eval-rows.ts';
 import { evalBacklogColumns } from '../backlog.ts';
-import type { EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
+import type { EvalExecutionRecord, EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
 import { messageRow } from '../agents-rows.ts';
@@ -20,9 +10,6 @@ import type { PgDb } from './database.ts';
 import { applyFlagChange } from './flags.ts';
 import { evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
 import { type PgTx, statement, type Transact } from './transaction.ts';
-
-/** Executions inserted per statement when a run is created: well under PostgreSQL's 65,535 parameters. */
-const executionsPerInsert = 1000;
 
 /**
  * A report in one statement, so one round trip: it locks the execution while its lease ($1, $2) holds, records the
@@ -156,8 +143,12 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
       async create(run, executions) {
         await transact(async (tx) => {
           await tx.insert(evalRuns).values(runRow(run));
-          for (let i = 0; i < executions.length; i += executionsPerInsert)
-            await tx.insert(evalExecutions).values(executions.slice(i, i + executionsPerInsert).map(executionRow));
+          // All pending: one statement of one array per column, however many cases the run has.
+          const column = <K extends keyof EvalExecutionRecord>(key: K) => sql.param(executions.map((execution) => execution[key]));
+          await tx.execute(sql`
+            insert into eval_executions (id, run_id, case_id, attempt, agent, judge, status)
+            select *, 'pending' from unnest(${column('id')}::text[], ${column('runId')}::text[], ${column('caseId')}::text[],
+              ${column('attempt')}::int[], ${column('agent')}::text[], ${column('judge')}::text[])`);
         });
       },
       async get(workspaceId, id) {

@@ -58,6 +58,8 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
     .where(and(eq(evalCases.id, p('id')), eq(evalCases.workspaceId, p('workspaceId'))))
     .prepare();
   const insertChat = db.insert(chats).values(placeholders(chats)).prepare();
+  // A run's executions, hundreds at its start: one statement built once, not one per execution.
+  const insertExecution = db.insert(evalExecutions).values(placeholders(evalExecutions)).prepare();
   const finishExecution = db
     .update(evalExecutions)
     .set({
@@ -155,7 +157,7 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
       async create(run, executions) {
         await write(() => {
           db.insert(evalRuns).values(runRow(run)).run();
-          for (const execution of executions) db.insert(evalExecutions).values(executionRow(execution)).run();
+          for (const execution of executions) insertExecution.run(executionRow(execution));
         });
       },
       async get(workspaceId, id) {
