@@ -95,6 +95,10 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
         await store.evalCases.create(evalCase('case_c', { workspaceId: 'ws_2' }));
         expect(await store.evalCases.get('ws_1', 'case_b')).toEqual(evalCase('case_b', { createdAt: at(2), updatedAt: at(2) }));
         expect(await store.evalCases.get('ws_2', 'case_b')).toBeUndefined();
+        const many = await store.evalCases.getMany('ws_1', ['case_a', 'case_b', 'case_c', 'case_unknown']);
+        expect(many.map((c) => c.id).sort()).toEqual(['case_a', 'case_b']);
+        expect(many.find((c) => c.id === 'case_b')).toEqual(evalCase('case_b', { createdAt: at(2), updatedAt: at(2) }));
+        expect(await store.evalCases.getMany('ws_2', [])).toEqual([]);
         expect((await store.evalCases.list('ws_1')).map((c) => c.id)).toEqual(['case_a', 'case_b']);
         expect((await store.evalCases.list('ws_1', 'sales')).map((c) => c.id)).toEqual(['case_a']);
 
@@ -114,6 +118,7 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
         expect(await store.evalCases.remove('ws_1', 'case_1', at(3))).toBe(true);
         expect(await store.evalCases.remove('ws_1', 'case_1', at(4))).toBe(false);
         expect(await store.evalCases.get('ws_1', 'case_1')).toEqual(evalCase('case_1', { deletedAt: at(3), updatedAt: at(3) }));
+        expect(await store.evalCases.getMany('ws_1', ['case_1'])).toEqual([evalCase('case_1', { deletedAt: at(3), updatedAt: at(3) })]);
         expect(await store.evalCases.list('ws_1')).toEqual([]);
         expect(await store.evalCases.update('ws_1', 'case_1', { agent: 'support', turns: ['x'], expected: 'y', updatedAt: at(5) })).toBe(
           false,

@@ -1,8 +1,7 @@
 import { DomainError, replayedTurns, type Verdict } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
 import type { CoreMetrics } from '../metrics.ts';
-import type { EvalExecutionRecord, EvalRunRecord } from '../store/evals-store.ts';
-import type { EvalCaseRecord } from '../store/flags-store.ts';
+import type { EvalExecutionRecord } from '../store/evals-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import type { DeploymentService } from './deployments.ts';
@@ -60,25 +59,36 @@ export interface EvalWorkDeps {
  * versions, lease renewals, and their reports. Core only records; the model calls happen in the runners.
  */
 export function createEvalWorkService({ store, deployments, runs, config, clock, log, work, reported, metrics }: EvalWorkDeps) {
+  /** What runners need of leased executions: each run, each workspace's cases and each environment's secrets read once. */
   async function describe(executions: EvalExecutionRecord[]): Promise<LeasedExecution[]> {
-    const runsById = new Map<string, Promise<EvalRunRecord | undefined>>();
-    const secrets = new Map<string, Promise<Record<string, string>>>();
-    const cases = new Map<string, Promise<EvalCaseRecord | undefined>>();
-    const once = <T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>) => {
-      let value = map.get(key);
-      if (!value) map.set(key, (value = load()));
-      return value;
-    };
-    const described = await Promise.all(
-      executions.map(async (execution): Promise<LeasedExecution | undefined> => {
-        const run = await once(runsById, execution.runId, () => store.evalRuns.find(execution.runId));
-        if (!run) return undefined;
-        const [evalCase, values] = await Promise.all([
-          once(cases, execution.caseId, () => store.evalCases.get(run.workspaceId, execution.caseId)),
-          once(secrets, `${run.workspaceId}/${run.environment}`, () => deployments.secretValues(run.workspaceId, run.environment)),
-        ]);
-        if (!evalCase) return undefined;
-        return {
+    const runIds = [...new Set(executions.map((execution) => execution.runId))];
+    const runsById = new Map(
+      (await Promise.all(runIds.map((id) => store.evalRuns.find(id)))).flatMap((run) => (run ? [[run.id, run]] : [])),
+    );
+    const caseIds = new Map<string, Set<string>>();
+    const environments = new Map<string, { workspaceId: string; environment: string }>();
+    for (const execution of executions) {
+      const run = runsById.get(execution.runId);
+      if (!run) continue;
+      caseIds.set(run.workspaceId, (caseIds.get(run.workspaceId) ?? new Set()).add(execution.caseId));
+      environments.set(`${run.workspaceId}/${run.environment}`, { workspaceId: run.workspaceId, environment: run.environment });
+    }
+    const [caseLists, secretValues] = await Promise.all([
+      Promise.all([...caseIds].map(([workspaceId, ids]) => store.evalCases.getMany(workspaceId, [...ids]))),
+      Promise.all(
+        [...environments].map(
+          async ([key, { workspaceId, environment }]) => [key, await deployments.secretValues(workspaceId, environment)] as const,
+        ),
+      ),
+    ]);
+    const cases = new Map(caseLists.flat().map((evalCase) => [evalCase.id, evalCase]));
+    const secrets = new Map(secretValues);
+    return executions.flatMap((execution): LeasedExecution[] => {
+      const run = runsById.get(execution.runId);
+      const evalCase = cases.get(execution.caseId);
+      if (!run || !evalCase) return [];
+      return [
+        {
           id: execution.id,
           lease_id: execution.leaseId ?? '',
           lease_until: execution.leaseUntil ?? '',
@@ -92,11 +102,10 @@ export function createEvalWorkService({ store, deployments, runs, config, clock,
           turns: evalCase.turns.slice(-replayedTurns),
           expected: evalCase.expected,
           judge: execution.judge,
-          secrets: values,
-        };
-      }),
-    );
-    return described.filter((e): e is LeasedExecution => e !== undefined);
+          secrets: secrets.get(`${run.workspaceId}/${run.environment}`) ?? {},
+        },
+      ];
+    });
   }
 
   return {

@@ -111,6 +111,8 @@ export interface EvalsStore {
   evalCases: {
     /** A case, removed or not. */
     get(workspaceId: string, id: string): Promise<EvalCaseRecord | undefined>;
+    /** The workspace's cases among `ids`, removed or not, in one read (those a lease hands out); unknown ids left out. */
+    getMany(workspaceId: string, ids: string[]): Promise<EvalCaseRecord[]>;
     /** The workspace's cases that are not removed, oldest first; those of one agent when given. */
     list(workspaceId: string, agent?: string): Promise<EvalCaseRecord[]>;
     /** Adds a case made by hand. */

@@ -107,6 +107,14 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         const [row] = await caseById.execute({ id, workspaceId });
         return row && toCase(row);
       },
+      async getMany(workspaceId, ids) {
+        if (ids.length === 0) return [];
+        const rows = await db
+          .select()
+          .from(evalCases)
+          .where(and(eq(evalCases.workspaceId, workspaceId), inArray(evalCases.id, ids)));
+        return rows.map(toCase);
+      },
       async list(workspaceId, agent) {
         const rows = await db
           .select()

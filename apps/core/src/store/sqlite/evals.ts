@@ -120,6 +120,15 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         const row = caseById.get({ id, workspaceId });
         return row && toCase(row);
       },
+      async getMany(workspaceId, ids) {
+        if (ids.length === 0) return [];
+        return db
+          .select()
+          .from(evalCases)
+          .where(and(eq(evalCases.workspaceId, workspaceId), inArray(evalCases.id, ids)))
+          .all()
+          .map(toCase);
+      },
       async list(workspaceId, agent) {
         return db
           .select()
