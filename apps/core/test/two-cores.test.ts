@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@svc/domain';
 import { createLogger } from '@svc/server-kit';
-import { startFakeProvider } from '@svc/testkit';
+import { graphAccepted, startFakeProvider } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config.ts';
 import { createServices, type Services } from '../src/services/index.ts';
@@ -98,6 +98,60 @@ describe.each(['sqlite', 'postgres'] as const)('two cores on %s', (kind) => {
     await expect(failing).rejects.toMatchObject({ code: 'sender_not_configured' });
     expect(await retry).toMatchObject({ verification_id: expect.stringMatching(/^pv_/) });
     expect(runs).toBe(2);
+  });
+
+  it('sends a code from the core that queued it; the other takes it only once it has been due there for a poll', async () => {
+    // One clock for both cores, moved by hand, and a fake Graph API each: the one a code reaches says who sent it.
+    const graphs = [await startFakeProvider(graphAccepted), await startFakeProvider(graphAccepted)];
+    let now = Date.parse(at);
+    const pollMs = 50;
+    // The other core's claims are counted as they reach the database.
+    let claims = 0;
+    const counted = (own: Store): Store =>
+      new Proxy(own, {
+        get: (target, key) =>
+          key === 'outbox'
+            ? { ...target.outbox, claim: (...args: Parameters<Store['outbox']['claim']>) => (claims++, target.outbox.claim(...args)) }
+            : Reflect.get(target, key),
+      });
+    const [queuing, other] = stores.map((own, i) =>
+      createServices({
+        store: i === 0 ? own : counted(own),
+        secretKey,
+        log,
+        clock: () => new Date(now),
+        config: {
+          ...defaultConfig,
+          providers: { ...defaultConfig.providers, whatsappGraphUrl: graphs[i]!.url },
+          delivery: { ...defaultConfig.delivery, pollMs },
+        },
+      }),
+    ) as [Services, Services];
+    cores.push(queuing, other);
+    await queuing.senders.put('ws_1', {
+      kind: 'whatsapp_cloud',
+      phone_number_id: '1',
+      access_token: 'tok',
+      template: 'otp',
+      language: 'en',
+    });
+    queuing.delivery.start();
+    other.delivery.start();
+    const numbers = Array.from({ length: 6 }, (_, i) => `+5691000${String(i).padStart(4, '0')}`);
+    for (const phone of numbers.slice(0, 5)) await queuing.verifications.create('ws_1', phone);
+    await graphs[0]!.waitForRequests(5);
+
+    // The core that queued the next code stops sending, as one that died. The other leaves the code for two whole
+    // polls, then takes it once it has been due for a poll.
+    await queuing.delivery.stop();
+    const { verification_id: id } = await queuing.verifications.create('ws_1', numbers[5]!);
+    const seen = claims;
+    await expect.poll(() => claims).toBeGreaterThanOrEqual(seen + 2);
+    expect((await store.verifications.get('ws_1', id))?.deliveryStatus).toBe('queued');
+    now += pollMs;
+    await expect.poll(async () => (await store.verifications.get('ws_1', id))?.deliveryStatus).toBe('sent');
+    expect([graphs[0]!.received, graphs[1]!.received]).toEqual([5, 1]);
+    await Promise.all(graphs.map((graph) => graph.close()));
   });
 
   it('sends a code once when its send outlasts its claim: the core claims it again and the send under way records it', async () => {

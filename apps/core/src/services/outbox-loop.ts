@@ -82,7 +82,9 @@ const expired = (lastError: string | null) => `expired before it could be delive
  * outage of some minutes delays codes instead of losing them), and gives up on the rest with the reason
  * recorded. An item past its deadline is given up on without being sent. Items live in the database and are
  * claimed there before they are sent, so several cores on one database send each item once, and the claims of
- * a core that stopped mid-send end after the claim's length, when another core sends its items.
+ * a core that stopped mid-send end after the claim's length, when another core sends its items. A core sends at once
+ * what is due when it has just queued an item (`kick`); one that queued nothing for a poll takes only what has been due
+ * for a poll: a core sends what it queues, and another takes it only when that core is gone or falls behind.
  */
 export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<T>, options: OutboxLoopOptions) {
   const { name, clock, log } = options;
@@ -94,6 +96,8 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
   let again = false;
   let stopped = false;
   let lastClaim = 0;
+  /** When this core last queued an item (`kick`): until a poll after that, it sends what is due at once. */
+  let lastQueued = Number.NEGATIVE_INFINITY;
 
   /** A record refused: this core's claim ended, and the claimer that holds the item now records its outcome. */
   function claimLost(item: T, outcome: string): void {
@@ -132,7 +136,7 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
       .catch((error: unknown) => log.error({ err: error, outbox: name, id: item.id }, 'outbox send failed'))
       .finally(() => {
         inFlight.delete(item.id);
-        if (inFlight.size <= lowWater) kick();
+        if (inFlight.size <= lowWater) wake();
       });
     inFlight.set(item.id, { sending, held });
   }
@@ -142,7 +146,9 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
     const room = concurrency - inFlight.size;
     if (room <= 0) return;
     const now = clock().getTime();
-    const claim = { id: randomUUID(), now: new Date(now).toISOString(), until: new Date(now + claimFor).toISOString() };
+    // A core that queued nothing lately takes only what has waited a poll: another core sends what it queues itself.
+    const dueBy = now - lastQueued <= options.pollMs ? now : now - options.pollMs;
+    const claim = { id: randomUUID(), now: new Date(dueBy).toISOString(), until: new Date(now + claimFor).toISOString() };
     // An item still in flight here when its claim ended may come back: the send under way goes on under the new claim.
     for (const item of await handlers.claim(claim, room)) {
       const under = inFlight.get(item.id);
@@ -154,9 +160,9 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
   /**
    * Fills at the end of this turn of the event loop (so the kicks of a busy turn make one query, after its writes
    * are committed), no sooner than `minClaimGapMs` after the last claim, or once more after the fill under way.
-   * Above the low-water mark, finishing sends kick instead.
+   * Above the low-water mark, finishing sends wake it instead.
    */
-  function kick(): void {
+  function wake(): void {
     if (stopped || scheduled || inFlight.size > lowWater) return;
     scheduled = true;
     const wait = lastClaim + minClaimGapMs - Date.now();
@@ -174,7 +180,7 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
           filling = undefined;
           if (again) {
             again = false;
-            kick();
+            wake();
           }
         });
     };
@@ -183,10 +189,14 @@ export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<
   }
 
   return {
-    kick,
+    /** Sends what is due now: an item was just queued here. */
+    kick(): void {
+      lastQueued = clock().getTime();
+      wake();
+    },
     start() {
-      timer = setInterval(kick, options.pollMs);
-      kick();
+      timer = setInterval(wake, options.pollMs);
+      wake();
     },
     async stop() {
       stopped = true;
