@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { ChannelAnswer, CoreClient } from '@svc/core-client';
 import { DomainError, type WireError } from '@svc/domain';
 import { TRPCClientError } from '@trpc/client';
@@ -13,11 +13,6 @@ export interface CallOptions {
   context: {
     authorization: string | undefined;
     session?: string | undefined;
-    /**
-     * Calls with one affinity go to the same core while it is up, instead of taking turns: a workspace's creates meet
-     * there and go to the database together (spread over cores, they would wait on each other's hour).
-     */
-    affinity?: string;
   };
 }
 
@@ -30,22 +25,29 @@ export interface CoreConnection {
   close(): void;
 }
 
+export interface ConnectOptions extends Pick<CoreChannelOptions, 'silenceMs'> {
+  /** Which of the cores the calls go to while it is up, by its place in `coreUrls`: one at random unless told. */
+  home?: number;
+}
+
 /**
  * The gateway's typed client for core: `core.verifications.create.mutate(input, options)`, typed by core's router,
  * over core's tRPC channel (a WebSocket at `<coreUrl>/trpc`); each call forwards its caller's credential from
- * `context`. With several cores the calls take turns among those that are up (a call with an affinity goes to that
- * affinity's core first); a call that could not reach its core goes to the next one (a call that reached a core which
- * then went away fails, since it may have run there), and a core that could not be reached is passed over for a
- * second, then tried again. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come back as the
- * DomainError core threw, without a stack trace to capture; core's own faults and transport failures as tRPC's
- * TRPCClientError. Each call carries the id of the request it serves. The channel presents `internalToken`, without
- * which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped, hung) counts as gone: its calls
- * fail, as when it goes away.
+ * `context`. With several cores, the gateway keeps to one of them while it is up, its home, as gRPC's `pick_first`
+ * does: its calls meet there and go to the database together, and a core it does not need costs no CPU. Each gateway
+ * picks its home at random when it starts, so that several gateways spread over the cores. A call that could not
+ * reach its core goes to the next one in `coreUrls`' order (a call that reached a core which then went away fails,
+ * since it may have run there), and a core that could not be reached is passed over for a second, then tried again:
+ * the calls go home once it is back. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come
+ * back as the DomainError core threw, without a stack trace to capture; core's own faults and transport failures as
+ * tRPC's TRPCClientError. Each call carries the id of the request it serves. The channel presents `internalToken`,
+ * without which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped, hung) counts as gone: its
+ * calls fail, as when it goes away.
  */
 export function connectCore(
   coreUrls: string | readonly string[],
   internalToken: string,
-  { silenceMs }: Pick<CoreChannelOptions, 'silenceMs'> = {},
+  { silenceMs, home = randomInt(typeof coreUrls === 'string' ? 1 : coreUrls.length) }: ConnectOptions = {},
 ): CoreConnection {
   const urls = typeof coreUrls === 'string' ? [coreUrls] : coreUrls;
   const channels = urls.map((coreUrl) => {
@@ -55,15 +57,13 @@ export function connectCore(
     return new CoreChannel(url.href, { internalToken, silenceMs, openTimeoutMs: urls.length > 1 ? 1_000 : undefined });
   });
   if (channels.length === 0) throw new TypeError('connectCore needs at least one core URL');
-  let turn = 0;
+  const inOrder = [...channels.slice(home), ...channels.slice(0, home)];
 
-  /** The channels in this call's turn order: those up first, then those passed over (one may be back). */
-  async function send(message: Parameters<CoreChannel['call']>[0], affinity: string | undefined): Promise<ChannelAnswer> {
-    const start = (affinity === undefined ? turn++ : createHash('sha1').update(affinity).digest().readUInt32BE()) % channels.length;
-    const inTurn = [...channels.slice(start), ...channels.slice(0, start)];
+  /** Tries the channels from home on: those up first, then those passed over (one may be back). */
+  async function send(message: Parameters<CoreChannel['call']>[0]): Promise<ChannelAnswer> {
     let lastError: Error | undefined;
-    const up = inTurn.map((channel) => channel.up);
-    for (const channel of [...inTurn.filter((_, i) => up[i]), ...inTurn.filter((_, i) => !up[i])]) {
+    const up = inOrder.map((channel) => channel.up);
+    for (const channel of [...inOrder.filter((_, i) => up[i]), ...inOrder.filter((_, i) => !up[i])]) {
       try {
         return await channel.call(message);
       } catch (error) {
@@ -75,10 +75,10 @@ export function connectCore(
   }
 
   async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
-    const { authorization, session, affinity } = options?.context ?? anonymous.context;
+    const { authorization, session } = options?.context ?? anonymous.context;
     let answer: ChannelAnswer;
     try {
-      answer = await send({ type, path, input, authorization, session, requestId: currentRequestId() }, affinity);
+      answer = await send({ type, path, input, authorization, session, requestId: currentRequestId() });
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);
     }

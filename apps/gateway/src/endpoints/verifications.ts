@@ -31,7 +31,7 @@ export const verificationEndpoints = [
     handle: ({ core, caller, params, body, idempotencyKey }) =>
       core.verifications.create.mutate(
         { workspace: params.slug, phone_number: body.phone_number, idempotency_key: idempotencyKey },
-        { context: { ...caller.context, affinity: params.slug } },
+        caller,
       ),
   }),
   endpoint({
