@@ -14,7 +14,8 @@
  * measures. Each row also shows the CPU time the serving processes spent per request (from /proc), which says where
  * a request's cost lies even when the machine's speed drifts. A measure ends once every code its creates queued has
  * reached the fake Graph API: its row's CPU time holds the sending of its codes, and the next measure does not run
- * beside the sends of the one before.
+ * beside the sends of the one before. How long that took after the last answer is printed too: codes sent that late
+ * were sent after the measure's seconds, so its req/s did not pay for them.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -70,6 +71,8 @@ interface Round {
   p99: number;
   errors: number;
   cpu: number[];
+  /** How long after the measure's last answer its last code reached the fake Graph API. */
+  lastCodeMs: number;
 }
 
 /** The number the next create sends a code to, counted across every measure. */
@@ -88,13 +91,15 @@ async function codesSent(graph: FakeProvider): Promise<void> {
 async function run(measure: Measure, duration: number, graph: FakeProvider): Promise<Round> {
   const before = measure.servers.map((server) => cpuMicros(server.pid));
   const result = await autocannon({ ...measure.options, connections, duration });
+  const answered = Date.now();
   await codesSent(graph);
+  const lastCodeMs = Date.now() - answered;
   const cpu = measure.servers.map((server, i) => (cpuMicros(server.pid) - before[i]!) / Math.max(1, result.requests.total));
   const byStatus: Record<string, { count?: number }> = result.statusCodeStats ?? {};
   const unexpected = Object.entries(byStatus)
     .filter(([status]) => Number(status) !== measure.expected)
     .reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
-  return { rps: result.requests.average, p99: result.latency.p99, errors: unexpected + result.errors + result.timeouts, cpu };
+  return { rps: result.requests.average, p99: result.latency.p99, errors: unexpected + result.errors + result.timeouts, cpu, lastCodeMs };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -235,14 +240,15 @@ async function main(): Promise<void> {
       String(median(measured.map((r) => r.p99))).padStart(7),
       ratio.toFixed(2).padStart(6),
       String(measured.reduce((sum, r) => sum + r.errors, 0)).padStart(7),
+      String(median(measured.map((r) => r.lastCodeMs))).padStart(10),
       `  ${cpu.reduce((a, b) => a + b, 0)}${cpu.length > 1 ? ` (${cpu.join(' + ')})` : ''}`,
     ];
   });
   process.stdout.write(
     `\nphone verification through the gateway: ${connections} connections, ${rounds} interleaved rounds of ${seconds} s, medians\n` +
-      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  server CPU µs/req (gateway + cores)\n` +
+      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  server CPU µs/req (gateway + cores)\n` +
       `${rows.map((r) => r.join('  ')).join('\n')}\n` +
-      `(ratio: req/s over the baseline's in the same round; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
+      `(ratio: req/s over the baseline's in the same round; codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
   );
   await graph.close();
 }

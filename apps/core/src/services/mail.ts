@@ -16,6 +16,9 @@ export interface MailContent {
   html: string;
 }
 
+/** Mails in flight at once, per core: each opens its own SMTP connection, and relays limit a client's connections. */
+const mailsAtOnce = 32;
+
 /**
  * The SMTP URL with a deadline on connecting, on the server's greeting and on each exchange, unless it sets its own
  * (nodemailer reads them from the URL's query). A server that takes the connection and then says nothing would
@@ -65,7 +68,7 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
       retry: (mail, claimId, next, reason) => store.mails.markRetry(mail.id, claimId, next, reason),
       fail: (mail, claimId, reason) => store.mails.markFailed(mail.id, claimId, reason),
     },
-    { name: 'mails', ...config.delivery, clock, log },
+    { name: 'mails', concurrency: mailsAtOnce, ...config.delivery, clock, log },
   );
 
   return {

@@ -45,6 +45,11 @@ export interface HeldClaim {
 
 export interface OutboxLoopOptions {
   name: string;
+  /**
+   * Items in flight at once: a send takes a provider's ~100-500 ms, so a core sends at most this many per such wait.
+   * Finished sends make room for more once half of them are done.
+   */
+  concurrency: number;
   pollMs: number;
   backoffBaseMs: number;
   maxBackoffMs: number;
@@ -54,10 +59,6 @@ export interface OutboxLoopOptions {
   log: Logger;
 }
 
-/** Items in flight at once: provider calls take ~100-500 ms, so one at a time would cap delivery at a few per second. */
-const concurrency = 32;
-/** In-flight count at or under which finished sends make room for more. */
-const lowWater = concurrency / 2;
 /**
  * The least time between two claims. Under load every turn of the event loop would claim, each claim a query that
  * passes over the items in flight (and, with several cores, those other cores are claiming); one claim a moment
@@ -87,7 +88,8 @@ const expired = (lastError: string | null) => `expired before it could be delive
  * for a poll: a core sends what it queues, and another takes it only when that core is gone or falls behind.
  */
 export function createOutboxLoop<T extends OutboxItem>(handlers: OutboxHandlers<T>, options: OutboxLoopOptions) {
-  const { name, clock, log } = options;
+  const { name, clock, log, concurrency } = options;
+  const lowWater = concurrency / 2;
   const claimFor = options.claimMs ?? claimMs;
   const inFlight = new Map<string, { sending: Promise<void>; held: { id: string } }>();
   let timer: NodeJS.Timeout | undefined;

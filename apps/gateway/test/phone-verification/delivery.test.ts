@@ -84,6 +84,23 @@ describe('WhatsApp Cloud API', () => {
     for (const id of ids) await expect.poll(async () => (await show(world!, id)).body.delivery.status).toBe('sent');
     expect((await show(world, slow)).body.delivery.status).toBe('queued');
   });
+  it('keeps 128 codes on their way at once while the provider takes its time, and sends the rest as it answers', async () => {
+    world = await verificationWorld();
+    let release!: () => void;
+    const held = new Promise((resolve) => (release = () => resolve(undefined)));
+    const numbers = Array.from({ length: 150 }, (_, i) => `+569${String(30_000_000 + i)}`);
+    world.graph.queue(...numbers.map(() => ({ ...graphAccepted(), until: held })));
+    const created = await Promise.all(
+      numbers.map((phone_number) => world!.api('/api/v1/acme/phone_verifications', { json: { phone_number } })),
+    );
+    expect(created.map((answer) => answer.status)).toEqual(numbers.map(() => 201));
+    // None answered yet: each of these is a send under way.
+    await world.graph.waitForRequests(128);
+    release();
+    await world.graph.waitForRequests(150);
+    await outboxSettled(world.platform);
+    expect(new Set(world.graph.requests.map((call) => JSON.parse(call.body).to as string)).size).toBe(150);
+  });
 });
 
 describe('provider outages', () => {

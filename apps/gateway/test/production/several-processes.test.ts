@@ -172,10 +172,11 @@ describe('two cores and two gateways on one PostgreSQL database', () => {
     expect(await survivor.stop()).toBe(0);
   });
 
-  it('delivers 100 codes queued while one core is killed mid-send exactly once, by the other core', async () => {
+  it('delivers 300 codes queued while one core is killed mid-send exactly once, by the other core', async () => {
     let release!: () => void;
     graphHeld = new Promise((resolve) => (release = resolve));
-    const numbers = Array.from({ length: 100 }, (_, i) => `+569${String(20_000_000 + i)}`);
+    // More than both cores send at once (128 each), so that some wait in the outbox.
+    const numbers = Array.from({ length: 300 }, (_, i) => `+569${String(20_000_000 + i)}`);
     const created = await Promise.all(
       numbers.map((number, i) => api(gateways[i % 2]!, '/api/v1/acme/phone_verifications', { json: { phone_number: number } })),
     );
