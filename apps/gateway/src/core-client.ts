@@ -47,7 +47,7 @@ export interface ConnectOptions extends Pick<CoreChannelOptions, 'silenceMs'> {
 export function connectCore(
   coreUrls: string | readonly string[],
   internalToken: string,
-  { silenceMs, home = randomInt(typeof coreUrls === 'string' ? 1 : coreUrls.length) }: ConnectOptions = {},
+  { silenceMs, home }: ConnectOptions = {},
 ): CoreConnection {
   const urls = typeof coreUrls === 'string' ? [coreUrls] : coreUrls;
   const channels = urls.map((coreUrl) => {
@@ -57,7 +57,8 @@ export function connectCore(
     return new CoreChannel(url.href, { internalToken, silenceMs, openTimeoutMs: urls.length > 1 ? 1_000 : undefined });
   });
   if (channels.length === 0) throw new TypeError('connectCore needs at least one core URL');
-  const inOrder = [...channels.slice(home), ...channels.slice(0, home)];
+  const first = home ?? randomInt(channels.length);
+  const inOrder = [...channels.slice(first), ...channels.slice(0, first)];
 
   /** Tries the channels from home on: those up first, then those passed over (one may be back). */
   async function send(message: Parameters<CoreChannel['call']>[0]): Promise<ChannelAnswer> {
