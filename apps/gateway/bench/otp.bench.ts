@@ -11,8 +11,9 @@
  *
  * The measures run in interleaved rounds (baseline, create, verify, create, verify, ..., baseline, ...) and the
  * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the
- * measures. Each row also shows the CPU time the serving processes spent per request (from /proc), which says where
- * a request's cost lies even when the machine's speed drifts. A measure ends once every code its creates queued has
+ * measures. Each measure starts after a second of the same load, not counted, so that no process starts it cold after
+ * idling through the others. Each row also shows the CPU time the serving processes spent per request (from /proc),
+ * which says where a request's cost lies even when the machine's speed drifts. A measure ends once every code its creates queued has
  * reached the fake Graph API: its row's CPU time holds the sending of its codes, and the next measure does not run
  * beside the sends of the one before. How long that took after the last answer is printed too: codes sent that late
  * were sent after the measure's seconds, so its req/s did not pay for them.
@@ -88,7 +89,16 @@ async function codesSent(graph: FakeProvider): Promise<void> {
   }
 }
 
+/**
+ * Seconds of load before each measure, not counted. A deployment idles through the other deployments' measures, and
+ * V8 shrinks an idle process's heap: without this, the first measure after the idle paid about a quarter more of the
+ * gateway's CPU per request than the same measure run right after another.
+ */
+const warmUpSeconds = 1;
+
 async function run(measure: Measure, duration: number, graph: FakeProvider): Promise<Round> {
+  await autocannon({ ...measure.options, connections, duration: warmUpSeconds });
+  await codesSent(graph);
   const before = measure.servers.map((server) => cpuMicros(server.pid));
   const result = await autocannon({ ...measure.options, connections, duration });
   const answered = Date.now();
