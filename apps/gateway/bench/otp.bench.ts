@@ -13,10 +13,10 @@
  * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the
  * measures. Each measure starts after a second of the same load, not counted, so that no process starts it cold after
  * idling through the others. Each row also shows the CPU time the serving processes spent per request (from /proc),
- * which says where a request's cost lies even when the machine's speed drifts. A measure ends once every code its creates queued has
- * reached the fake Graph API: its row's CPU time holds the sending of its codes, and the next measure does not run
- * beside the sends of the one before. How long that took after the last answer is printed too: codes sent that late
- * were sent after the measure's seconds, so its req/s did not pay for them.
+ * which says where a request's cost lies even when the machine's speed drifts. A measure ends once every code its
+ * creates queued has reached the fake Graph API: its row's CPU time holds the sending of its codes, and the next
+ * measure does not run beside the sends of the one before. How long that took after the last answer is printed too:
+ * codes sent that late were sent after the measure's seconds, so its req/s did not pay for them.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
