@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { RequestHandler } from 'express';
 
@@ -5,22 +6,45 @@ import type { RequestHandler } from 'express';
  * helmet's headers on every answer, with a policy the console's server-rendered pages need and nothing more: no
  * script at all, the one stylesheet from this origin, forms posting back here, and no framing (so the approval
  * page cannot be overlaid by another site). HSTS only where the public URL is https.
+ *
+ * The policy has no part that depends on the request (no nonces), so helmet runs once, as the gateway starts, and
+ * every answer gets the headers it set then: run per request, helmet writes its policy's text anew each time, which
+ * cost about a tenth of the CPU of a bare express request.
  */
 export function securityHeaders(publicUrl: string): RequestHandler {
   const https = publicUrl.startsWith('https:');
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
+  const headers = headersSetBy(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+        },
       },
-    },
-    xFrameOptions: { action: 'deny' },
-    strictTransportSecurity: https ? { maxAge: 365 * 24 * 3600, includeSubDomains: true } : false,
+      xFrameOptions: { action: 'deny' },
+      strictTransportSecurity: https ? { maxAge: 365 * 24 * 3600, includeSubDomains: true } : false,
+    }),
+  );
+  return (_req, res, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
+/** The headers a middleware that only sets headers sets on an answer, once it has run to its end. */
+function headersSetBy(middleware: ReturnType<typeof helmet>): [string, string][] {
+  const headers: [string, string][] = [];
+  const answer = { setHeader: (name: string, value: unknown) => headers.push([name, String(value)]), removeHeader: () => {} };
+  let ran = false;
+  middleware({} as IncomingMessage, answer as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    ran = true;
   });
+  if (!ran) throw new Error('helmet did not set its headers at once');
+  return headers;
 }

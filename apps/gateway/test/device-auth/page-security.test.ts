@@ -78,6 +78,26 @@ describe('the console pages on http', () => {
     expect(formField(approval.body, 'csrf_token')).not.toBe('');
   });
 
+  it("give the API's answers, errors included, the pages' security headers", async () => {
+    await start();
+    const page = await getPage(new BrowserSession(platform!.url), '/login');
+    const refused = await fetch(`${platform!.url}/api/v1/acme/phone_verifications`, { method: 'POST' });
+    const unknown = await fetch(`${platform!.url}/no/such/path`);
+    expect(refused.status).toBe(401);
+    expect(unknown.status).toBe(404);
+    for (const name of [
+      'content-security-policy',
+      'x-frame-options',
+      'x-content-type-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+    ]) {
+      expect(page.headers.get(name), name).not.toBeNull();
+      expect(refused.headers.get(name), name).toBe(page.headers.get(name));
+      expect(unknown.headers.get(name), name).toBe(page.headers.get(name));
+    }
+  });
+
   it('serve the stylesheet the pages link, as CSS', async () => {
     await start();
     const css = await fetch(`${platform!.url}/console.css`);
