@@ -1,23 +1,24 @@
 import { randomInt } from 'node:crypto';
 import type { ChannelAnswer, CoreClient } from '@svc/core-client';
+import type { Request } from 'express';
 import { DomainError, type WireError } from '@svc/domain';
 import { TRPCClientError } from '@trpc/client';
-import { currentRequestId } from '@svc/server-kit';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
 import { CallNotSentError, CoreChannel, type CoreChannelOptions } from './core-channel.ts';
 
 export type { CoreClient };
 
-/** Per-call options that forward the caller's credential to core. */
+/** Per-call options that forward the caller's credential to core, and the id of the request the call serves. */
 export interface CallOptions {
   context: {
     authorization: string | undefined;
     session?: string | undefined;
+    requestId?: string;
   };
 }
 
-/** Call options for core calls made on nobody's behalf (public endpoints, provider webhooks, dev pages). */
-export const anonymous: CallOptions = { context: { authorization: undefined } };
+/** Call options for core calls made on nobody's behalf (public endpoints, provider webhooks, dev pages) for request `req`. */
+export const anonymous = (req: Request): CallOptions => ({ context: { authorization: undefined, requestId: req.requestId } });
 
 export interface CoreConnection {
   client: CoreClient;
@@ -40,7 +41,7 @@ export interface ConnectOptions extends Pick<CoreChannelOptions, 'silenceMs'> {
  * since it may have run there), and a core that could not be reached is passed over for a second, then tried again:
  * the calls go home once it is back. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come
  * back as the DomainError core threw, without a stack trace to capture; core's own faults and transport failures as
- * tRPC's TRPCClientError. Each call carries the id of the request it serves. The channel presents `internalToken`,
+ * tRPC's TRPCClientError. Each call carries the id of the request it serves, given in its options. The channel presents `internalToken`,
  * without which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped, hung) counts as gone: its
  * calls fail, as when it goes away.
  */
@@ -76,10 +77,10 @@ export function connectCore(
   }
 
   async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
-    const { authorization, session } = options?.context ?? anonymous.context;
+    const { authorization, session, requestId } = options?.context ?? { authorization: undefined };
     let answer: ChannelAnswer;
     try {
-      answer = await send({ type, path, input, authorization, session, requestId: currentRequestId() });
+      answer = await send({ type, path, input, authorization, session, requestId });
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);
     }
