@@ -17,7 +17,7 @@ export interface CallOptions {
   };
 }
 
-/** Call options for core calls made on nobody's behalf (public endpoints, provider webhooks, dev pages) for request `req`. */
+/** Call options for the core calls request `req` makes on nobody's behalf (public endpoints, webhooks, dev pages). */
 export const anonymous = (req: Request): CallOptions => ({ context: { authorization: undefined, requestId: req.requestId } });
 
 export interface CoreConnection {
@@ -41,9 +41,9 @@ export interface ConnectOptions extends Pick<CoreChannelOptions, 'silenceMs'> {
  * since it may have run there), and a core that could not be reached is passed over for a second, then tried again:
  * the calls go home once it is back. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come
  * back as the DomainError core threw, without a stack trace to capture; core's own faults and transport failures as
- * tRPC's TRPCClientError. Each call carries the id of the request it serves, given in its options. The channel presents `internalToken`,
- * without which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped, hung) counts as gone: its
- * calls fail, as when it goes away.
+ * tRPC's TRPCClientError. Each call carries the id of the request it serves, given in its options. The channel
+ * presents `internalToken`, without which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped,
+ * hung) counts as gone: its calls fail, as when it goes away.
  */
 export function connectCore(
   coreUrls: string | readonly string[],

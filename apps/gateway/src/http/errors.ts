@@ -59,7 +59,7 @@ function unreadableRequest(error: unknown): DomainError | undefined {
   return undefined;
 }
 
-/** Whatever went wrong answering `req`, as the one error envelope; only a fault of ours is a 5xx, logged with the request's id. */
+/** Whatever went wrong answering `req`, as the one error envelope; only a fault of ours is a 5xx, and is logged. */
 export function toDomainError(error: unknown, log: Logger, req: Request): DomainError {
   if (error instanceof DomainError) return error;
   const unreadable = unreadableRequest(error);

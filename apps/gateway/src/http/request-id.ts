@@ -5,7 +5,7 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
-      /** The request's id: answered in `X-Request-Id`, on its log lines, and passed on with every call to core it makes. */
+      /** The request's id: answered in `X-Request-Id`, on its log lines, passed on with each core call it makes. */
       requestId: string;
     }
   }
