@@ -1,24 +1,23 @@
 import { randomInt } from 'node:crypto';
 import type { ChannelAnswer, CoreClient } from '@svc/core-client';
-import type { Request } from 'express';
 import { DomainError, type WireError } from '@svc/domain';
 import { TRPCClientError } from '@trpc/client';
+import { currentRequestId } from '@svc/server-kit';
 import { createRecursiveProxy } from '@trpc/server/unstable-core-do-not-import';
 import { CallNotSentError, CoreChannel, type CoreChannelOptions } from './core-channel.ts';
 
 export type { CoreClient };
 
-/** Per-call options that forward the caller's credential to core, and the id of the request the call serves. */
+/** Per-call options that forward the caller's credential to core. */
 export interface CallOptions {
   context: {
     authorization: string | undefined;
     session?: string | undefined;
-    requestId?: string;
   };
 }
 
-/** Call options for the core calls request `req` makes on nobody's behalf (public endpoints, webhooks, dev pages). */
-export const anonymous = (req: Request): CallOptions => ({ context: { authorization: undefined, requestId: req.requestId } });
+/** Call options for core calls made on nobody's behalf (public endpoints, provider webhooks, dev pages). */
+export const anonymous: CallOptions = { context: { authorization: undefined } };
 
 export interface CoreConnection {
   client: CoreClient;
@@ -41,9 +40,9 @@ export interface ConnectOptions extends Pick<CoreChannelOptions, 'silenceMs'> {
  * since it may have run there), and a core that could not be reached is passed over for a second, then tried again:
  * the calls go home once it is back. Core's answers for the caller's mistakes (a wrong code, an unknown id...) come
  * back as the DomainError core threw, without a stack trace to capture; core's own faults and transport failures as
- * tRPC's TRPCClientError. Each call carries the id of the request it serves, given in its options. The channel
- * presents `internalToken`, without which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped,
- * hung) counts as gone: its calls fail, as when it goes away.
+ * tRPC's TRPCClientError. Each call carries the id of the request it serves. The channel presents `internalToken`,
+ * without which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped, hung) counts as gone: its
+ * calls fail, as when it goes away.
  */
 export function connectCore(
   coreUrls: string | readonly string[],
@@ -77,10 +76,10 @@ export function connectCore(
   }
 
   async function call(type: 'query' | 'mutation', path: string, input: unknown, options?: CallOptions): Promise<unknown> {
-    const { authorization, session, requestId } = options?.context ?? { authorization: undefined };
+    const { authorization, session } = options?.context ?? anonymous.context;
     let answer: ChannelAnswer;
     try {
-      answer = await send({ type, path, input, authorization, session, requestId });
+      answer = await send({ type, path, input, authorization, session, requestId: currentRequestId() });
     } catch (cause) {
       throw TRPCClientError.from(cause as Error);
     }

@@ -43,8 +43,7 @@ export function requestIdOf(headers: Readonly<Record<string, unknown>>): string 
  * The request being served, for the work it sets off however deep: services keep the one logger they were made with,
  * and passing a request's logger through every call would change them all. The price on Node 20 is the promise
  * hooks AsyncLocalStorage turns on: `pnpm bench` on SQLite measured about 25 µs more CPU per API request, gateway
- * and core together (392 to 415 µs a create, 227 to 250 µs a verify). The gateway, whose requests' work is shallow,
- * passes its ids by hand instead.
+ * and core together (392 to 415 µs a create, 227 to 250 µs a verify).
  */
 const current = new AsyncLocalStorage<string>();
 

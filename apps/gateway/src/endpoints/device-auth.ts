@@ -36,7 +36,7 @@ export const deviceAuthEndpoints = [
     handle: ({ core, body, req }) => {
       const { client_id: clientId, scope: _scope, ...request } = body;
       const client = { ip: clientIp(req), user_agent: req.get('user-agent') ?? '' };
-      return core.deviceAuth.start.mutate({ ...request, client_name: request.client_name ?? clientId, client }, anonymous(req));
+      return core.deviceAuth.start.mutate({ ...request, client_name: request.client_name ?? clientId, client }, anonymous);
     },
   }),
   endpoint({
@@ -55,11 +55,11 @@ export const deviceAuthEndpoints = [
     status: 200,
     response: { description: 'The developer token, returned once', schema: deviceToken },
     errors: ['authorization_pending', 'slow_down', 'access_denied', 'expired_token', 'invalid_grant', 'unsupported_grant_type'],
-    handle: ({ core, body, req }) => {
+    handle: ({ core, body }) => {
       if (body.grant_type !== undefined && body.grant_type !== deviceCodeGrantType) {
         throw new DomainError('unsupported_grant_type', `grant_type must be ${deviceCodeGrantType}`);
       }
-      return core.deviceAuth.token.mutate({ device_code: body.device_code }, anonymous(req));
+      return core.deviceAuth.token.mutate({ device_code: body.device_code }, anonymous);
     },
   }),
   endpoint({

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '@svc/domain';
 import { z } from 'zod';
-import { anonymous } from '../core-client.ts';
 import { endpoint } from '../http/endpoint.ts';
 
 const health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
@@ -20,13 +19,13 @@ export const healthEndpoints = [
     status: 200,
     response: { description: 'Core answered', schema: health },
     errors: ['core_unavailable'],
-    handle: async ({ core, req }) => {
+    handle: async ({ core }) => {
       const timeout = new AbortController();
       const late = sleep(healthTimeoutMs, undefined, { signal: timeout.signal }).then(() => {
         throw new DomainError('core_unavailable', `core did not answer within ${healthTimeoutMs / 1000} s`);
       });
       try {
-        await Promise.race([core.health.ping.query(undefined, anonymous(req)), late]);
+        await Promise.race([core.health.ping.query(), late]);
       } finally {
         timeout.abort();
         late.catch(() => {}); // aborted: the ping answered first

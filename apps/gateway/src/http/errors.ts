@@ -1,7 +1,7 @@
 import { DomainError, type WireError } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
 import { TRPCClientError } from '@trpc/client';
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 
 /** Seconds a client should wait before retrying when core is out of reach. */
 export const coreRetryAfterSeconds = 5;
@@ -59,21 +59,21 @@ function unreadableRequest(error: unknown): DomainError | undefined {
   return undefined;
 }
 
-/** Whatever went wrong answering `req`, as the one error envelope; only a fault of ours is a 5xx, and is logged. */
-export function toDomainError(error: unknown, log: Logger, req: Request): DomainError {
+/** Whatever went wrong, as the one error envelope; only a fault of ours is a 5xx. */
+export function toDomainError(error: unknown, log: Logger): DomainError {
   if (error instanceof DomainError) return error;
   const unreadable = unreadableRequest(error);
   if (unreadable) return unreadable;
   if (error instanceof TRPCClientError) {
     const wire = (error.data as { svc?: WireError } | undefined)?.svc;
     if (wire) {
-      if (wire.code === 'internal_error') log.error({ err: error, request_id: req.requestId }, 'core failed');
+      if (wire.code === 'internal_error') log.error({ err: error }, 'core failed');
       return DomainError.fromWire(wire);
     }
-    log.error({ err: error, request_id: req.requestId }, 'core unreachable');
+    log.error({ err: error }, 'core unreachable');
     return new DomainError('core_unavailable', 'the service is unavailable; try again shortly');
   }
-  log.error({ err: error, request_id: req.requestId }, 'unhandled error');
+  log.error({ err: error }, 'unhandled error');
   return new DomainError('internal_error', 'internal error');
 }
 
@@ -83,6 +83,6 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
-    sendError(res, toDomainError(error, log, req), req.headers.authorization);
+    sendError(res, toDomainError(error, log), req.headers.authorization);
   };
 }

@@ -34,7 +34,7 @@ async function run(ep: Endpoint, core: CoreClient, streams: StreamSettings, req:
     query: query?.data ?? {},
     req,
     core,
-    caller: { context: { authorization, requestId: req.requestId } },
+    caller: { context: { authorization } },
     idempotencyKey: idempotencyKeyOf(ep, req),
     res,
     streams,
@@ -47,7 +47,7 @@ async function run(ep: Endpoint, core: CoreClient, streams: StreamSettings, req:
 
 /** The error as the endpoint answers errors: in OAuth's shape for an OAuth endpoint, else the envelope. */
 export function answerError(ep: Endpoint, thrown: unknown, req: Request, res: Response, log: Logger): void {
-  const error = toDomainError(thrown, log, req);
+  const error = toDomainError(thrown, log);
   if (!ep.oauth) {
     sendError(res, error, req.headers.authorization);
     return;

@@ -53,7 +53,6 @@ export function requestLog(log: Logger): RequestHandler {
     const started = performance.now();
     res.once('finish', () => {
       const line = {
-        request_id: req.requestId,
         req: { method: req.method, url: withoutSecrets(req.originalUrl) },
         res: { status: res.statusCode },
         ms: Math.round(performance.now() - started),

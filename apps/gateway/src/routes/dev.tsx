@@ -15,19 +15,19 @@ export function devRoutes(core: CoreClient): Router {
   const routes = Router();
   routes.use(loopbackOnly);
 
-  routes.get('/outbox.json', async (req, res) => {
-    res.json(await core.dev.outbox.query(undefined, anonymous(req)));
+  routes.get('/outbox.json', async (_req, res) => {
+    res.json(await core.dev.outbox.query(undefined, anonymous));
   });
-  routes.get('/outbox', async (req, res) => {
-    const { messages } = await core.dev.outbox.query(undefined, anonymous(req));
+  routes.get('/outbox', async (_req, res) => {
+    const { messages } = await core.dev.outbox.query(undefined, anonymous);
     sendPage(res, <DevOutboxPage messages={messages} />);
   });
 
-  routes.get('/mailbox.json', async (req, res) => {
-    res.json(await core.dev.mailbox.query(undefined, anonymous(req)));
+  routes.get('/mailbox.json', async (_req, res) => {
+    res.json(await core.dev.mailbox.query(undefined, anonymous));
   });
   routes.get('/mailbox', async (req, res) => {
-    const { messages } = await core.dev.mailbox.query(undefined, anonymous(req));
+    const { messages } = await core.dev.mailbox.query(undefined, anonymous);
     const digest = typeof req.query.digest === 'string' ? req.query.digest : undefined;
     const list = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).split(',').filter(Boolean) : []);
     const ran = digest === undefined ? undefined : { day: digest, mailed: list('mailed'), issues: list('issues') };
@@ -37,7 +37,7 @@ export function devRoutes(core: CoreClient): Router {
   // Runs the daily digest now (for today, even if done). The mailbox page's button lands back on the mailbox.
   // Its body, if any (the button's empty form), is read and ignored: a body that is not what it says is refused.
   routes.post('/digest', sameOriginChanges('the dev pages'), bodyParser(true), async (req, res) => {
-    const ran = await core.dev.digest.mutate(undefined, anonymous(req));
+    const ran = await core.dev.digest.mutate(undefined, anonymous);
     if (req.accepts(['json', 'html']) !== 'html') {
       res.json(ran);
       return;

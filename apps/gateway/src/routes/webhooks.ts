@@ -18,7 +18,7 @@ export function webhookRoutes(core: CoreClient, publicUrl: string): Router {
         token: String(req.query['hub.verify_token'] ?? ''),
         challenge: String(req.query['hub.challenge'] ?? ''),
       },
-      anonymous(req),
+      anonymous,
     );
     res.type('text/plain').send(challenge);
   });
@@ -27,7 +27,7 @@ export function webhookRoutes(core: CoreClient, publicUrl: string): Router {
     const rawBody = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     const result = await core.providerWebhooks.whatsapp.mutate(
       { workspace: req.params.workspace, rawBody, signature: req.get('x-hub-signature-256') },
-      anonymous(req),
+      anonymous,
     );
     res.json(result);
   });
@@ -41,7 +41,7 @@ export function webhookRoutes(core: CoreClient, publicUrl: string): Router {
         rawBody,
         signature: req.get('x-twilio-signature'),
       },
-      anonymous(req),
+      anonymous,
     );
     res.json(result);
   });

@@ -32,7 +32,7 @@ export interface PageKit {
 
 export function pageKit(core: CoreClient, session: ConsoleSession, log: Logger): PageKit {
   function errorPage(res: Response, thrown: unknown): void {
-    const error = toDomainError(thrown, log, res.req);
+    const error = toDomainError(thrown, log);
     for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     sendPage(res.status(error.status), <ErrorPage message={error.message} />);
   }

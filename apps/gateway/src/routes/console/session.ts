@@ -40,9 +40,7 @@ export function consoleSession(core: CoreClient, secure: boolean) {
   const attributes = { httpOnly: true, sameSite: 'lax', secure, path: '/' } as const;
 
   /** Core calls on behalf of the console session in the request's cookie. */
-  const caller = (req: Request): CallOptions => ({
-    context: { authorization: undefined, session: cookies(req)[names.session], requestId: req.requestId },
-  });
+  const caller = (req: Request): CallOptions => ({ context: { authorization: undefined, session: cookies(req)[names.session] } });
 
   return {
     caller,
