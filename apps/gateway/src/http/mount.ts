@@ -1,9 +1,10 @@
 import { DomainError, idempotencyKey, invalidRequest, oauthErrorName } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
-import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Express, Request, Response } from 'express';
 import type { CoreClient } from '../core-client.ts';
 import type { Endpoint, StreamSettings } from './endpoint.ts';
 import { errorHeaders, sendError, toDomainError } from './errors.ts';
+import { fixedHeaders } from './fixed-headers.ts';
 import { bodyParser } from './json-body.ts';
 
 /** The client IP as core's rate limits see it (the gateway trusts a proxy on loopback only). */
@@ -60,15 +61,7 @@ export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoi
   for (const ep of endpoints) {
     // Only the endpoints that declare headers take a step to set them: each step of express's router costs.
     const headers = Object.entries(ep.responseHeaders ?? {});
-    const responseHeaders: RequestHandler[] =
-      headers.length === 0
-        ? []
-        : [
-            (_req, res, next) => {
-              for (const [name, value] of headers) res.setHeader(name, value);
-              next();
-            },
-          ];
+    const responseHeaders = headers.length === 0 ? [] : [fixedHeaders(headers)];
     const handle = async (req: Request, res: Response) => {
       try {
         await run(ep, core, streams, req, res);

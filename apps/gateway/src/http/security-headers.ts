@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { RequestHandler } from 'express';
+import { fixedHeaders } from './fixed-headers.ts';
 
 /**
  * helmet's headers on every answer, with a policy the console's server-rendered pages need and nothing more: no
@@ -30,10 +31,7 @@ export function securityHeaders(publicUrl: string): RequestHandler {
       strictTransportSecurity: https ? { maxAge: 365 * 24 * 3600, includeSubDomains: true } : false,
     }),
   );
-  return (_req, res, next) => {
-    for (const [name, value] of headers) res.setHeader(name, value);
-    next();
-  };
+  return fixedHeaders(headers);
 }
 
 /** The headers a middleware that only sets headers sets on an answer, once it has run to its end. */
