@@ -240,7 +240,7 @@ async function main(): Promise<void> {
   const width = Math.max(...measures.map((measure) => measure.name.length));
   const rows = measures.map((measure, i) => {
     const measured = results[i]!;
-    const ratio = median(measured.map((r, k) => r.rps / baseline[k]!.rps));
+    const ratios = measured.map((r, k) => r.rps / baseline[k]!.rps);
     const cpu = measure.servers.map((_, s) => Math.round(median(measured.map((r) => r.cpu[s]!))));
     return [
       measure.name.padEnd(width),
@@ -248,17 +248,18 @@ async function main(): Promise<void> {
         .toLocaleString('en')
         .padStart(8),
       String(median(measured.map((r) => r.p99))).padStart(7),
-      ratio.toFixed(2).padStart(6),
+      median(ratios).toFixed(2).padStart(6),
       String(measured.reduce((sum, r) => sum + r.errors, 0)).padStart(7),
       String(median(measured.map((r) => r.lastCodeMs))).padStart(10),
-      `  ${cpu.reduce((a, b) => a + b, 0)}${cpu.length > 1 ? ` (${cpu.join(' + ')})` : ''}`,
+      `${cpu.reduce((a, b) => a + b, 0)}${cpu.length > 1 ? ` (${cpu.join(' + ')})` : ''}`.padEnd(20),
+      i === 0 ? '' : ratios.map((ratio) => ratio.toFixed(2)).join(' '),
     ];
   });
   process.stdout.write(
     `\nphone verification through the gateway: ${connections} connections, ${rounds} interleaved rounds of ${seconds} s, medians\n` +
-      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  server CPU µs/req (gateway + cores)\n` +
+      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  ${'server CPU µs/req'.padEnd(20)}  ratio by round\n` +
       `${rows.map((r) => r.join('  ')).join('\n')}\n` +
-      `(ratio: req/s over the baseline's in the same round; codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
+      `(ratio: req/s over the baseline's in the same round, the median of the rounds'; server CPU: gateway + cores; codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
   );
   await graph.close();
 }
