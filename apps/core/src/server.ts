@@ -45,7 +45,7 @@ async function databaseAnswers(services: Services): Promise<boolean> {
  * IP for rate limits), so every tRPC call and upgrade must carry the internal token derived from the secret key;
  * anything else on the host (an agent's tool call, a neighbour) is refused.
  */
-export function createCoreServer(services: Services, secretKey: Buffer, log: Logger): CoreServer {
+export function createCoreServer(services: Services, secretKey: Buffer, log: Logger, callsPerFrame?: number): CoreServer {
   const isInternal = internalTokenCheck(secretKey);
   const onError = (error: TRPCError, path: string) => {
     if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError))
@@ -66,6 +66,7 @@ export function createCoreServer(services: Services, secretKey: Buffer, log: Log
     onError,
     onAnswered,
     onChannelError: (error) => log.warn({ err: error }, 'closed a core channel that broke the protocol'),
+    callsPerFrame,
   });
   const server = createServer((req, res) => {
     if (req.url === '/healthz') {

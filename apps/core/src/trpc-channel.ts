@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AnyRouter } from '@trpc/server';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
-import { validRequestId, withRequestId } from '@svc/server-kit';
+import { callsPerFrameHeader, validRequestId, withRequestId } from '@svc/server-kit';
 import { z } from 'zod';
 import { type CallAnswer, type CallOptions, createCaller } from './trpc-call.ts';
 
@@ -35,6 +35,8 @@ export interface TrpcChannelOptions<TRouter extends AnyRouter> extends CallOptio
   createContext: (authorization: string | undefined, session: string | undefined) => unknown;
   /** A channel broke the protocol (ws closes it). */
   onChannelError?: (error: Error) => void;
+  /** How many calls the gateway may send in a frame, told it as the channel opens; any number when unset. */
+  callsPerFrame?: number;
 }
 
 /**
@@ -45,9 +47,15 @@ export interface TrpcChannelOptions<TRouter extends AnyRouter> extends CallOptio
  * both processes spend on an API request by about a third. Procedures, middleware, input validation and error
  * formatting are tRPC's own, as over HTTP.
  */
-export function createTrpcChannel<TRouter extends AnyRouter>({ createContext, onChannelError, ...options }: TrpcChannelOptions<TRouter>) {
+export function createTrpcChannel<TRouter extends AnyRouter>({
+  createContext,
+  onChannelError,
+  callsPerFrame,
+  ...options
+}: TrpcChannelOptions<TRouter>) {
   const answerCall = createCaller(options);
   const server = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes, perMessageDeflate: false });
+  if (callsPerFrame !== undefined) server.on('headers', (headers) => headers.push(`${callsPerFrameHeader}: ${callsPerFrame}`));
   let running = 0;
   let drained: (() => void) | undefined;
 

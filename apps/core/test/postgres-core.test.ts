@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger } from '@svc/server-kit';
+import type { IncomingMessage } from 'node:http';
+import { callsPerFrameHeader, createLogger, deriveInternalToken, internalTokenHeader } from '@svc/server-kit';
 import { postgresServerUrl } from '@svc/testkit';
 import pg from 'pg';
 import { expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startCore } from '../src/bootstrap.ts';
 import { tempDir } from './temp-dir.ts';
 import { migratedPostgresDatabase } from './test-stores.ts';
@@ -19,6 +21,22 @@ it('serves from PostgreSQL, and its /healthz answers 503 once the database is ou
     expect(await core.services.store.users.findByEmail('ada@example.com')).toEqual(user);
     await refuseConnections(url);
     expect(await health()).toEqual([503, { status: 'database_unavailable' }]);
+  } finally {
+    await core.stop();
+  }
+});
+
+it('takes the calls of a channel all in one frame, to gather them into shared statements', async () => {
+  const secretKey = randomBytes(32);
+  const core = await startCore({ dataDir: tempDir(), database: { url: await migratedPostgresDatabase() }, port: 0, secretKey, log });
+  try {
+    const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/trpc`, {
+      headers: { [internalTokenHeader]: deriveInternalToken(secretKey) },
+    });
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => socket.once('upgrade', resolve).once('error', reject));
+    expect(answer.statusCode).toBe(101);
+    expect(answer.headers[callsPerFrameHeader]).toBeUndefined();
+    socket.close();
   } finally {
     await core.stop();
   }

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { internalTokenHeader } from '@svc/server-kit';
+import type { IncomingMessage } from 'node:http';
+import { callsPerFrameHeader, internalTokenHeader } from '@svc/server-kit';
 import WebSocket from 'ws';
 import type { ChannelAnswer, ChannelCall } from '../src/index.ts';
 import { runningCore } from './running-core.ts';
@@ -63,6 +64,13 @@ it("answers every call of a frame by its id, each with its own caller's credenti
   expect(byId.get(11)).toMatchObject({ error: { data: { code: 'NOT_FOUND' } } });
   expect(byId.get(12)).toEqual({ id: 12, result: { data: { ok: true } } });
   expect(byId.get(13)).toEqual({ id: 13, result: { data: { ok: true } } });
+  socket.close();
+});
+
+it('tells the gateway, as the channel opens, that a core on SQLite takes eight calls in a frame', async () => {
+  const socket = new WebSocket(`${core.url.replace('http:', 'ws:')}/trpc`, { headers: { [internalTokenHeader]: core.internalToken } });
+  const answer = await new Promise<IncomingMessage>((resolve, reject) => socket.once('upgrade', resolve).once('error', reject));
+  expect(answer.headers[callsPerFrameHeader]).toBe('8');
   socket.close();
 });
 

@@ -1,5 +1,5 @@
 import type { ChannelAnswer, ChannelCall } from '@svc/core-client';
-import { internalTokenHeader } from '@svc/server-kit';
+import { callsPerFrameHeader, internalTokenHeader } from '@svc/server-kit';
 import WebSocket from 'ws';
 
 interface Waiting {
@@ -43,19 +43,12 @@ export const defaultCoreSilenceMs = 3_000;
 const maxFrameBytes = 64 * 1024 * 1024;
 
 /**
- * The most calls a frame carries. A busy gateway parses dozens of requests in one turn of its event loop: sent as
- * one frame once the turn ends, core would idle while they were parsed, and the gateway while core ran them. Sent
- * eight at a time, core runs the first while the gateway parses the next. In bench runs that measured both side by
- * side on SQLite, wrong-code verifies went from 0.52–0.59 of the baseline to 0.71–0.80, at the same CPU per request.
- */
-const maxCallsPerFrame = 8;
-
-/**
- * The gateway's end of core's tRPC channel: one WebSocket to core, opened at the first call and again after it
- * closes. The calls made while the event loop's I/O callbacks run (the requests parsed together) leave together,
- * in frames of at most `maxCallsPerFrame`; answers come back in any order, by id. A call that was on a channel when it closed fails (as an HTTP
- * request to a core that went away fails): it is not sent again, since a mutation may have run. A call that never
- * left (the channel could not open) fails with CallNotSentError, and the channel counts as down for `retryDownMs`.
+ * The gateway's end of core's tRPC channel: one WebSocket to core, opened at the first call and again after it closes.
+ * The calls made while the event loop's I/O callbacks run (the requests parsed together) leave together, in frames of
+ * as many calls as core said it takes as the channel opened; answers come back in any order, by id. A call that was on
+ * a channel when it closed fails (as an HTTP request to a core that went away fails): it is not sent again, since a
+ * mutation may have run. A call that never left (the channel could not open) fails with CallNotSentError, and the
+ * channel counts as down for `retryDownMs`.
  */
 export class CoreChannel {
   private socket: WebSocket | undefined;
@@ -71,6 +64,8 @@ export class CoreChannel {
   /** Until when the channel is passed over: its last attempt to open failed. */
   private downUntil = 0;
   private readonly silenceMs: number;
+  /** How many calls core takes in a frame, as it said when the channel opened. */
+  private callsPerFrame = Infinity;
 
   constructor(
     private readonly url: string,
@@ -96,7 +91,7 @@ export class CoreChannel {
       this.waiting.set(id, { resolve, reject, deadline: Date.now() + this.answerTimeoutMs });
       const queued = this.outbox.push({ id, frame: JSON.stringify({ id, ...message }) });
       if (queued === 1) setImmediate(this.flush);
-      else if (queued >= maxCallsPerFrame) this.flush();
+      else if (queued >= this.callsPerFrame) this.flush();
     });
   }
 
@@ -135,6 +130,10 @@ export class CoreChannel {
       } else if (socket.readyState === WebSocket.OPEN) socket.ping();
     }, this.silenceMs / 3).unref();
     socket.on('pong', () => (lastHeard = Date.now()));
+    socket.on('upgrade', (res) => {
+      const taken = Number(res.headers[callsPerFrameHeader]);
+      this.callsPerFrame = Number.isInteger(taken) && taken > 0 ? taken : Infinity;
+    });
     socket.on('open', () => {
       opened = true;
       lastHeard = Date.now();

@@ -26,10 +26,11 @@ it("gives each of many calls made at once its own answer, with its own caller's 
   await platform.stop();
 });
 
-it('sends calls made at once in frames of at most eight, so that core starts on the first while the rest are made', async () => {
-  // A peer that answers each call with its input, and keeps how many calls each frame carried.
+/** A peer that answers each call with its input, keeps how many calls each frame carried, and may say how many it takes. */
+async function recordingPeer(callsPerFrame?: number) {
   const frames: number[] = [];
   const peer = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  if (callsPerFrame) peer.on('headers', (headers) => headers.push(`x-svc-calls-per-frame: ${callsPerFrame}`));
   peer.on('connection', (socket) =>
     socket.on('message', (data: Buffer) => {
       const calls = JSON.parse(data.toString()) as { id: number; input: unknown }[];
@@ -40,12 +41,32 @@ it('sends calls made at once in frames of at most eight, so that core starts on 
   await new Promise((resolve) => peer.once('listening', resolve));
   const channel = new CoreChannel(`ws://127.0.0.1:${(peer.address() as AddressInfo).port}/trpc`, { internalToken: 'any-token' });
   await channel.call({ type: 'query', path: 'health.ping' }); // the channel is open
+  frames.length = 0;
+  return {
+    frames,
+    /** Makes `count` calls at once; resolves with the inputs answered, in the order of the calls. */
+    async callAtOnce(count: number) {
+      const answers = await Promise.all(Array.from({ length: count }, (_, n) => channel.call({ type: 'query', path: 'echo', input: n })));
+      return answers.map((answer) => ('result' in answer ? answer.result.data : answer));
+    },
+    async close() {
+      channel.close();
+      await new Promise((resolve) => peer.close(resolve));
+    },
+  };
+}
 
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => channel.call({ type: 'query', path: 'echo', input: n })));
-  expect(answers.map((answer) => ('result' in answer ? answer.result.data : answer))).toEqual(Array.from({ length: 20 }, (_, n) => n));
-  expect(frames.slice(1)).toEqual([8, 8, 4]);
-  channel.close();
-  await new Promise((resolve) => peer.close(resolve));
+it('sends calls made at once in frames of as many calls as core said it takes, so it starts on the first', async () => {
+  const eight = await recordingPeer(8);
+  expect(await eight.callAtOnce(20)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+  expect(eight.frames).toEqual([8, 8, 4]);
+  await eight.close();
+
+  // A core that said nothing takes them all in one frame.
+  const any = await recordingPeer();
+  expect(await any.callAtOnce(20)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+  expect(any.frames).toEqual([20]);
+  await any.close();
 });
 
 it('fails the calls waiting on a channel that closes, at once, instead of leaving them hanging', async () => {

@@ -3,6 +3,9 @@ import { createHash, hkdfSync, timingSafeEqual } from 'node:crypto';
 /** The header on every call to core (the channel's upgrade, each HTTP call) that says it comes from the platform. */
 export const internalTokenHeader = 'x-svc-internal';
 
+/** The header of core's answer to the channel's upgrade that says how many calls it takes in a frame; none: any number. */
+export const callsPerFrameHeader = 'x-svc-calls-per-frame';
+
 /**
  * The token core's own processes present to core, derived from SVC_SECRET_KEY under its own label: it reveals
  * neither the key nor the other keys derived from it, and rotates with it.
