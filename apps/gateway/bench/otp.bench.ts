@@ -10,16 +10,19 @@
  * The apps run as deployed: their built `dist/main.js` under plain node (the bench builds them first).
  *
  * The measures run in interleaved rounds (baseline, create, verify, create, verify, ..., baseline, ...) and the
- * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the
- * measures. Each measure starts after a second of the same load, not counted, so that no process starts it cold after
- * idling through the others. Each row also shows the CPU time the serving processes spent per request (from /proc),
- * which says where a request's cost lies even when the machine's speed drifts. A measure ends once every code its
- * creates queued has reached the fake Graph API: its row's CPU time holds the sending of its codes, and the next
- * measure does not run beside the sends of the one before. How long that took after the last answer is printed too:
- * codes sent that late were sent after the measure's seconds, so its req/s did not pay for them.
+ * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the measures.
+ * Each measure starts after a second of the same load, not counted, so that no process starts it cold after idling
+ * through the others. Each row also shows the CPU time the serving processes spent per request (from /proc), which
+ * says where a request's cost lies even when the machine's speed drifts, the CPU time this process spent per request
+ * (autocannon, and the fake Graph API), and how busy the machine's CPUs were: a measure whose processes share a busy
+ * machine is bounded by the CPU time of all of them, one on an idle part of it by how they wait. A measure ends once
+ * every code its creates queued has reached the fake Graph API: its row's CPU time holds the sending of its codes,
+ * and the next measure does not run beside the sends of the one before. How long that took after the last answer is
+ * printed too: codes sent that late were sent after the measure's seconds, so its req/s did not pay for them.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 // Processes only: the platform's test hooks need vitest, which the bench does not run under.
@@ -51,6 +54,22 @@ const spreadOver = 20;
 /** How long a measure waits, once its requests are done, for the codes its creates queued to be sent. */
 const sendTimeoutMs = 120_000;
 
+/**
+ * The machine's CPU time so far in clock ticks: busy (user, nice, system, interrupts) and in all (busy, idle, I/O wait
+ * and time stolen by a hypervisor), summed over its CPUs; zeros where /proc is missing.
+ */
+function machineTicks(): { busy: number; total: number } {
+  if (!existsSync('/proc/stat')) return { busy: 0, total: 0 };
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const busy = user! + nice! + system! + irq! + softirq!;
+  return { busy, total: busy + idle! + iowait! + steal! };
+}
+
 /** CPU time (user + system) a process has used, in microseconds; 0 where /proc is missing. */
 function cpuMicros(pid: number | undefined): number {
   const stat = `/proc/${pid}/stat`;
@@ -72,6 +91,10 @@ interface Round {
   p99: number;
   errors: number;
   cpu: number[];
+  /** CPU time this process (autocannon and the fake Graph API) spent per request, in microseconds. */
+  benchCpu: number;
+  /** The share of the machine's CPU time that was busy, by any process, while the measure ran. */
+  busy: number;
   /** How long after the measure's last answer its last code reached the fake Graph API. */
   lastCodeMs: number;
 }
@@ -100,16 +123,29 @@ async function run(measure: Measure, duration: number, graph: FakeProvider): Pro
   await autocannon({ ...measure.options, connections, duration: warmUpSeconds });
   await codesSent(graph);
   const before = measure.servers.map((server) => cpuMicros(server.pid));
+  const [benchBefore, machineBefore] = [process.cpuUsage(), machineTicks()];
   const result = await autocannon({ ...measure.options, connections, duration });
   const answered = Date.now();
   await codesSent(graph);
   const lastCodeMs = Date.now() - answered;
-  const cpu = measure.servers.map((server, i) => (cpuMicros(server.pid) - before[i]!) / Math.max(1, result.requests.total));
+  const requests = Math.max(1, result.requests.total);
+  const cpu = measure.servers.map((server, i) => (cpuMicros(server.pid) - before[i]!) / requests);
+  const bench = process.cpuUsage(benchBefore);
+  const machine = machineTicks();
+  const busy = (machine.busy - machineBefore.busy) / Math.max(1, machine.total - machineBefore.total);
   const byStatus: Record<string, { count?: number }> = result.statusCodeStats ?? {};
   const unexpected = Object.entries(byStatus)
     .filter(([status]) => Number(status) !== measure.expected)
     .reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
-  return { rps: result.requests.average, p99: result.latency.p99, errors: unexpected + result.errors + result.timeouts, cpu, lastCodeMs };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: unexpected + result.errors + result.timeouts,
+    cpu,
+    benchCpu: (bench.user + bench.system) / requests,
+    busy,
+    lastCodeMs,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -252,14 +288,16 @@ async function main(): Promise<void> {
       String(measured.reduce((sum, r) => sum + r.errors, 0)).padStart(7),
       String(median(measured.map((r) => r.lastCodeMs))).padStart(10),
       `${cpu.reduce((a, b) => a + b, 0)}${cpu.length > 1 ? ` (${cpu.join(' + ')})` : ''}`.padEnd(20),
+      String(Math.round(median(measured.map((r) => r.benchCpu)))).padStart(12),
+      `${Math.round(100 * median(measured.map((r) => r.busy)))} %`.padStart(8),
       i === 0 ? '' : ratios.map((ratio) => ratio.toFixed(2)).join(' '),
     ];
   });
   process.stdout.write(
     `\nphone verification through the gateway: ${connections} connections, ${rounds} interleaved rounds of ${seconds} s, medians\n` +
-      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  ${'server CPU µs/req'.padEnd(20)}  ratio by round\n` +
+      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  ${'server CPU µs/req'.padEnd(20)}  ${'bench µs/req'.padStart(12)}  ${'box busy'.padStart(8)}  ratio by round\n` +
       `${rows.map((r) => r.join('  ')).join('\n')}\n` +
-      `(ratio: req/s over the baseline's in the same round, the median of the rounds'; server CPU: gateway + cores; codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
+      `(ratio: req/s over the baseline's in the same round, the median of the rounds'; server CPU: gateway + cores; bench: this process's CPU (autocannon, and the fake Graph API the codes go to); box busy: the share of the machine's ${availableParallelism()} CPUs in use by any process; codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
   );
   await graph.close();
 }
