@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
-import { createServer } from 'node:http';
 import { closeServer, deriveInternalToken, listen, type Logger } from '@svc/server-kit';
 import { createGatewayApp } from './app.ts';
 import { connectCore } from './core-client.ts';
+import { createExpressServer } from './http/express-server.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import type { Registry } from 'prom-client';
 
@@ -42,7 +42,7 @@ export async function startGateway({
   eventsHeartbeatMs,
   log,
 }: GatewayOptions): Promise<RunningGateway> {
-  const server = createServer();
+  const { server, serve } = createExpressServer();
   const boundPort = await listen(server, port, host, 'PORT');
   const url = publicUrl ?? `http://localhost:${boundPort}`;
   const core = connectCore(coreUrls, deriveInternalToken(secretKey), { silenceMs: coreSilenceMs });
@@ -50,10 +50,7 @@ export async function startGateway({
   const closing = new AbortController();
   // Every open event stream listens for the stop: as many as there are clients following runs.
   setMaxListeners(0, closing.signal);
-  server.on(
-    'request',
-    createGatewayApp({ core: core.client, publicUrl: url, localMode, log, metrics, eventsHeartbeatMs, closing: closing.signal }),
-  );
+  serve(createGatewayApp({ core: core.client, publicUrl: url, localMode, log, metrics, eventsHeartbeatMs, closing: closing.signal }));
   return {
     url,
     registry: metrics.registry,
