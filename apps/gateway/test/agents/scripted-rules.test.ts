@@ -44,7 +44,7 @@ describe('regular expressions of scripted rules', () => {
     ]);
   });
 
-  it('run in linear time: while a catastrophic pattern is matched, /healthz and a phone verification answer within 200 ms', async () => {
+  it('run in linear time: while a catastrophic pattern is matched, /healthz and a phone verification answer within 2 s', async () => {
     expect((await push(agentWith('^(a+)+$'))).status).toBe(201);
     const chat = (await world.api('/api/v1/acme/chats', { json: { agent: 'support', environment: 'preview' } })).body;
     // Warm both paths up, so what is measured below is waiting, not a first call's set-up.
@@ -57,7 +57,9 @@ describe('regular expressions of scripted rules', () => {
       return { status, ms: Math.round(performance.now() - started) };
     };
     let answered = false;
-    const evil = world.api(`/api/v1/acme/chats/${chat.chat_id}/messages`, { json: { text: `${'a'.repeat(27)}!` } }).finally(() => {
+    // A backtracking engine takes twice as long for each more `a`: about a second at 24 of them, a quarter of an hour at
+    // 34. So a stall shows far beyond the 2 s each answer is given, which a busy machine's waits stay well within.
+    const evil = world.api(`/api/v1/acme/chats/${chat.chat_id}/messages`, { json: { text: `${'a'.repeat(34)}!` } }).finally(() => {
       answered = true;
     });
     // Until the message is answered, keep asking: every answer must come while it is being handled.
@@ -77,6 +79,6 @@ describe('regular expressions of scripted rules', () => {
     expect(reply.status).toBe(201);
     expect(reply.body.reply).toBe('Hello from support.');
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: n }, () => [200, 201]).flat());
-    for (const answer of answers) expect(answer.ms).toBeLessThan(200);
+    for (const answer of answers) expect(answer.ms).toBeLessThan(2000);
   });
 });
