@@ -15,11 +15,11 @@ export function exchange(options: Dispatcher.DispatchOptions, timeoutMs: number)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status = 0;
-    const late = new Error(`no answer within ${timeoutMs} ms`);
-    let expired = false;
+    // Made only when the deadline passes: an error's stack costs its making, on every send otherwise.
+    let late: Error | undefined;
     let abort: ((reason: Error) => void) | undefined;
     const timer = setTimeout(() => {
-      expired = true;
+      late = new Error(`no answer within ${timeoutMs} ms`);
       reject(late);
       abort?.(late);
     }, timeoutMs);
@@ -28,7 +28,7 @@ export function exchange(options: Dispatcher.DispatchOptions, timeoutMs: number)
       {
         // Called once the request goes on a connection; until then, the deadline above stands alone.
         onConnect: (abortRequest: (reason: Error) => void) => {
-          if (expired) abortRequest(late);
+          if (late) abortRequest(late);
           else abort = abortRequest;
         },
         onHeaders: (statusCode: number) => {
