@@ -65,8 +65,9 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         gt(messageOutbox.createdAt, p('since')),
       ),
     )
+    // No LIMIT: bound as a parameter, it made each run cost SQLite about three times as much (18 against 5 µs), and a
+    // number's sends in its window are few, as the limit stops them.
     .orderBy(desc(messageOutbox.createdAt))
-    .limit(p('limit'))
     .prepare();
   // The hour's count: this store's row, and the row cores of earlier versions counted in.
   const counted = (table: typeof hourlySends | typeof hourlySendShards) =>
@@ -185,7 +186,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
           // insert between this check and the insert.
           const { workspaceId, phoneNumber, createdAt } = verification;
           if (pendingForNumber.get({ workspaceId, phoneNumber, now: createdAt })) throw new VerificationChanged(phoneNumber);
-          if (numberLimit && sendTimesToNumber.all({ workspaceId, phoneNumber, ...numberLimit }).length >= numberLimit.limit) {
+          if (numberLimit && sendTimesToNumber.all({ workspaceId, phoneNumber, since: numberLimit.since }).length >= numberLimit.limit) {
             throw new NumberAtLimit(phoneNumber);
           }
           insertVerification.run({ ...verification });
@@ -223,7 +224,10 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       async sendState(workspaceId, phoneNumber, now, since, limit) {
         return {
           pending: pendingForNumber.get({ workspaceId, phoneNumber, now }),
-          recentSendTimes: sendTimesToNumber.all({ workspaceId, phoneNumber, since, limit }).map((row) => row.createdAt),
+          recentSendTimes: sendTimesToNumber
+            .all({ workspaceId, phoneNumber, since })
+            .slice(0, limit)
+            .map((row) => row.createdAt),
         };
       },
       async recordFailedAttempt(id, blockAt) {
