@@ -84,7 +84,8 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
 
   const insertVerification = db.insert(phoneVerifications).values(placeholders(phoneVerifications)).prepare();
   const insertMessage = db.insert(messageOutbox).values(placeholders(messageOutbox)).prepare();
-  // Counts a send in its workspace's hour. One core writes SQLite, so it counts in one row (shard 0).
+  // Counts a send in its workspace's hour and answers the hour's count with it. One core writes SQLite, so it counts
+  // in one row (shard 0), next to the row of earlier versions.
   const countSend = db
     .insert(hourlySendShards)
     .values({ workspaceId: p('workspaceId'), hour: p('hour'), shard: 0, count: 1 })
@@ -92,6 +93,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       target: [hourlySendShards.workspaceId, hourlySendShards.hour, hourlySendShards.shard],
       set: { count: sql`${hourlySendShards.count} + 1` },
     })
+    .returning({ count: sql<number>`${hourlySendShards.count} + ${counted(hourlySends)}` })
     .prepare();
   const failAttempt = db
     .update(phoneVerifications)
@@ -147,12 +149,13 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.deliveryStatus, 'queued')))
     .prepare();
 
-  /** Queues a message and counts it in its workspace's hour, or throws when the hour is full; call inside a write. */
+  /**
+   * Queues a message and counts it in its workspace's hour, or throws when the hour is full; call inside a write, whose
+   * savepoint takes the count back when it throws.
+   */
   const queue = (message: NewOutboxMessage, hourlyLimit: number) => {
     const hour = hourOf(message.createdAt);
-    const { workspaceId } = message;
-    if ((sendsInHour.get({ workspaceId, hour })?.count ?? 0) >= hourlyLimit) throw new HourlyLimitReached(hour);
-    countSend.run({ workspaceId, hour });
+    if (countSend.get({ workspaceId: message.workspaceId, hour })!.count > hourlyLimit) throw new HourlyLimitReached(hour);
     insertMessage.run({ ...queuedMessage(message) });
   };
 
