@@ -24,7 +24,9 @@ export function exchange(options: Dispatcher.DispatchOptions, timeoutMs: number)
       abort?.(late);
     }, timeoutMs);
     getGlobalDispatcher().dispatch(
-      { ...options, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+      // Object.assign, not a spread that adds keys: on Node 20 that gives every send's options a V8 map of their own,
+      // which each of undici's reads of them then pays for.
+      Object.assign({}, options, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
       {
         // Called once the request goes on a connection; until then, the deadline above stands alone.
         onConnect: (abortRequest: (reason: Error) => void) => {
