@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import {
   HourlyLimitReached,
   hourOf,
@@ -26,7 +26,7 @@ import {
   senders,
   testNumbers,
 } from './schema.ts';
-import { p, placeholders } from './prepared.ts';
+import { bound, p, placeholders } from './prepared.ts';
 
 const keyIs = (scope: IdempotencyScope) =>
   and(
@@ -128,6 +128,12 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       .prepare();
   const dueMessages = dueMessagesQuery(false);
   const claimableMessages = dueMessagesQuery(true);
+  // The ids go as one JSON array: one statement, prepared once, holds any number of messages.
+  const holdMessages = db
+    .update(messageOutbox)
+    .set({ claimId: bound('claimId'), claimedUntil: bound('until') })
+    .where(sql`${messageOutbox.id} in (select value from json_each(${p('ids')}))`)
+    .prepare();
   const finishMessage = db
     .update(messageOutbox)
     .set({
@@ -254,15 +260,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         return write(() => {
           const claimed = claimableMessages.all({ now: claim.now, limit });
           if (claimed.length === 0) return [];
-          db.update(messageOutbox)
-            .set({ claimId: claim.id, claimedUntil: claim.until })
-            .where(
-              inArray(
-                messageOutbox.id,
-                claimed.map((message) => message.id),
-              ),
-            )
-            .run();
+          holdMessages.run({ claimId: claim.id, until: claim.until, ids: JSON.stringify(claimed.map((message) => message.id)) });
           return claimed.map((message) => ({ ...message, claimId: claim.id, claimedUntil: claim.until }));
         });
       },
