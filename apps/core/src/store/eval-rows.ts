@@ -30,25 +30,27 @@ export const runRow = ({ version, agentModels, skipped, ...run }: EvalRunRecord)
   skipped: JSON.stringify(skipped),
 });
 
+// Executions are converted for every case leased and every execution of a run started: the keys are added to the rest
+// object rather than spread with it into a new literal, which on Node 20 gets a V8 map of its own each time.
 export const toExecution = ({
   inputTokens,
   outputTokens,
   judgeInputTokens,
   judgeOutputTokens,
   ...row
-}: ExecutionRow): EvalExecutionRecord => ({
-  ...row,
-  tokens: { input: inputTokens, output: outputTokens },
-  judgeTokens: { input: judgeInputTokens, output: judgeOutputTokens },
-});
+}: ExecutionRow): EvalExecutionRecord =>
+  Object.assign(row, {
+    tokens: { input: inputTokens, output: outputTokens },
+    judgeTokens: { input: judgeInputTokens, output: judgeOutputTokens },
+  });
 
-export const executionRow = ({ tokens, judgeTokens, ...execution }: EvalExecutionRecord): ExecutionRow => ({
-  ...execution,
-  inputTokens: tokens.input,
-  outputTokens: tokens.output,
-  judgeInputTokens: judgeTokens.input,
-  judgeOutputTokens: judgeTokens.output,
-});
+export const executionRow = ({ tokens, judgeTokens, ...execution }: EvalExecutionRecord): ExecutionRow =>
+  Object.assign(execution, {
+    inputTokens: tokens.input,
+    outputTokens: tokens.output,
+    judgeInputTokens: judgeTokens.input,
+    judgeOutputTokens: judgeTokens.output,
+  });
 
 /** Runs still worked on: their executions may be leased. */
 export const openRunStatuses = ['queued', 'running'] as const;

@@ -353,7 +353,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
                 const byId = new Map(rows.map((row) => [row.id, row]));
                 for (const id of ids) {
                   const row = byId.get(id);
-                  if (row) leased.push({ ...toExecution(row), reclaimed: free.get(id) === 'leased' });
+                  if (row) leased.push(Object.assign(toExecution(row), { reclaimed: free.get(id) === 'leased' }));
                 }
               }
               if (free.size === wanted.length) break;
@@ -394,7 +394,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
       },
       async report(report) {
         const { replay } = report;
-        const messages = replay?.messages.map((message) => messageRow({ ...message, chatId: replay.chatId })) ?? [];
+        const messages = replay?.messages.map((message) => messageRow(Object.assign({}, message, { chatId: replay.chatId }))) ?? [];
         const values = [
           report.executionId,
           report.leaseId,

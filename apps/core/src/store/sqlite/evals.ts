@@ -334,7 +334,7 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
           const leased: LeasedExecutionRecord[] = [];
           for (const { id, status } of leasable(now, max)) {
             const row = takeExecution.get({ id, owner, leaseId: newId('lease'), until, now });
-            if (row) leased.push({ ...toExecution(row), reclaimed: status === 'leased' });
+            if (row) leased.push(Object.assign(toExecution(row), { reclaimed: status === 'leased' }));
           }
           const runIds = [...new Set(leased.map((e) => e.runId))];
           if (runIds.length > 0)
@@ -371,7 +371,7 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
               replay: true,
               createdAt: replay.createdAt,
             });
-            insertMessages(replay.messages.map((message) => ({ ...message, chatId: replay.chatId })));
+            insertMessages(replay.messages.map((message) => Object.assign({}, message, { chatId: replay.chatId })));
           }
           finishExecution.run({
             id: execution.id,
