@@ -55,11 +55,11 @@ const spreadOver = 20;
 const sendTimeoutMs = 120_000;
 
 /**
- * The machine's CPU time so far in clock ticks: busy (user, nice, system, interrupts) and in all (busy, idle, I/O wait
- * and time stolen by a hypervisor), summed over its CPUs; zeros where /proc is missing.
+ * The machine's CPU time so far in clock ticks: busy (user, nice, system, interrupts), stolen by a hypervisor for
+ * other machines, and in all (busy, idle, I/O wait and stolen), summed over its CPUs; zeros where /proc is missing.
  */
-function machineTicks(): { busy: number; total: number } {
-  if (!existsSync('/proc/stat')) return { busy: 0, total: 0 };
+function machineTicks(): { busy: number; stolen: number; total: number } {
+  if (!existsSync('/proc/stat')) return { busy: 0, stolen: 0, total: 0 };
   const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
     .split('\n')[0]!
     .trim()
@@ -67,7 +67,7 @@ function machineTicks(): { busy: number; total: number } {
     .slice(1)
     .map(Number);
   const busy = user! + nice! + system! + irq! + softirq!;
-  return { busy, total: busy + idle! + iowait! + steal! };
+  return { busy, stolen: steal!, total: busy + idle! + iowait! + steal! };
 }
 
 /** CPU time (user + system) a process has used, in microseconds; 0 where /proc is missing. */
@@ -95,6 +95,8 @@ interface Round {
   benchCpu: number;
   /** The share of the machine's CPU time that was busy, by any process, while the measure ran. */
   busy: number;
+  /** The share of it a hypervisor gave other machines: the measure ran on a slower machine for that long. */
+  stolen: number;
   /** How long after the measure's last answer its last code reached the fake Graph API. */
   lastCodeMs: number;
 }
@@ -132,7 +134,9 @@ async function run(measure: Measure, duration: number, graph: FakeProvider): Pro
   const cpu = measure.servers.map((server, i) => (cpuMicros(server.pid) - before[i]!) / requests);
   const bench = process.cpuUsage(benchBefore);
   const machine = machineTicks();
-  const busy = (machine.busy - machineBefore.busy) / Math.max(1, machine.total - machineBefore.total);
+  const elapsed = Math.max(1, machine.total - machineBefore.total);
+  const busy = (machine.busy - machineBefore.busy) / elapsed;
+  const stolen = (machine.stolen - machineBefore.stolen) / elapsed;
   const byStatus: Record<string, { count?: number }> = result.statusCodeStats ?? {};
   const unexpected = Object.entries(byStatus)
     .filter(([status]) => Number(status) !== measure.expected)
@@ -144,6 +148,7 @@ async function run(measure: Measure, duration: number, graph: FakeProvider): Pro
     cpu,
     benchCpu: (bench.user + bench.system) / requests,
     busy,
+    stolen,
     lastCodeMs,
   };
 }
@@ -290,14 +295,15 @@ async function main(): Promise<void> {
       `${cpu.reduce((a, b) => a + b, 0)}${cpu.length > 1 ? ` (${cpu.join(' + ')})` : ''}`.padEnd(20),
       String(Math.round(median(measured.map((r) => r.benchCpu)))).padStart(12),
       `${Math.round(100 * median(measured.map((r) => r.busy)))} %`.padStart(8),
-      i === 0 ? '' : ratios.map((ratio) => ratio.toFixed(2)).join(' '),
+      (i === 0 ? '' : ratios.map((ratio) => ratio.toFixed(2)).join(' ')).padEnd(rounds * 5),
+      measured.map((r) => `${Math.round(100 * r.stolen)} %`).join(' '),
     ];
   });
   process.stdout.write(
     `\nphone verification through the gateway: ${connections} connections, ${rounds} interleaved rounds of ${seconds} s, medians\n` +
-      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  ${'server CPU µs/req'.padEnd(20)}  ${'bench µs/req'.padStart(12)}  ${'box busy'.padStart(8)}  ratio by round\n` +
+      `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  ${'server CPU µs/req'.padEnd(20)}  ${'bench µs/req'.padStart(12)}  ${'box busy'.padStart(8)}  ${'ratio by round'.padEnd(rounds * 5)}  stolen by round\n` +
       `${rows.map((r) => r.join('  ')).join('\n')}\n` +
-      `(ratio: req/s over the baseline's in the same round, the median of the rounds'; server CPU: gateway + cores; bench: this process's CPU (autocannon, and the fake Graph API the codes go to); box busy: the share of the machine's ${availableParallelism()} CPUs in use by any process; codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
+      `(ratio: req/s over the baseline's in the same round, the median of the rounds'; server CPU: gateway + cores; bench: this process's CPU (autocannon, and the fake Graph API the codes go to); box busy: the share of the machine's ${availableParallelism()} CPUs in use by any process; stolen: the share of them a hypervisor gave other machines meanwhile (a round with much stolen ran on a slower machine than the baseline's); codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
   );
   await graph.close();
 }
