@@ -56,32 +56,20 @@ export interface DueMessage extends OutboxMessage {
 export type NewOutboxMessage = Pick<OutboxMessage, 'id' | 'workspaceId' | 'verificationId' | 'phoneNumber' | 'codeSealed' | 'createdAt'>;
 
 /**
- * A message as queued: pending, due at once, tried never and claimed by no one. Built key by key: on Node 20, an object
- * literal that spreads one object and adds keys to it gets a map of its own each time, about 10 µs a create here.
+ * A message as queued: pending, due at once, tried never and claimed by no one. Object.assign, not a spread that adds
+ * keys: on Node 20 such a literal gets a V8 map of its own each time, about 10 µs a create here.
  */
-export const queuedMessage = ({
-  id,
-  workspaceId,
-  verificationId,
-  phoneNumber,
-  codeSealed,
-  createdAt,
-}: NewOutboxMessage): OutboxMessage => ({
-  id,
-  workspaceId,
-  verificationId,
-  phoneNumber,
-  codeSealed,
-  createdAt,
-  status: 'pending',
-  attempts: 0,
-  nextAttemptAt: createdAt,
-  lastError: null,
-  providerMessageId: null,
-  sentAt: null,
-  claimId: null,
-  claimedUntil: null,
-});
+export const queuedMessage = (message: NewOutboxMessage): OutboxMessage =>
+  Object.assign({}, message, {
+    status: 'pending' as const,
+    attempts: 0,
+    nextAttemptAt: message.createdAt,
+    lastError: null,
+    providerMessageId: null,
+    sentAt: null,
+    claimId: null,
+    claimedUntil: null,
+  });
 
 export interface SenderRecord {
   workspaceId: string;
