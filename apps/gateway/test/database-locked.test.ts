@@ -27,7 +27,9 @@ it('answers 503 core_unavailable, not a hang, while another session holds a tabl
 
 it("answers 503 core_unavailable, not a hang, while every connection of core's pool is busy; serves again once one is free", async () => {
   const databaseUrl = await createPostgresDatabase();
-  const platform = await startPlatform({ databaseUrl, poolSize: 1, connectTimeoutMs: 500, statementTimeoutMs: 60_000 });
+  // The deadline is a call's wait for the pool's one connection, and the setup's calls are held to it too: on a busy
+  // machine, a setup call once waited more than 500 ms for it.
+  const platform = await startPlatform({ databaseUrl, poolSize: 1, connectTimeoutMs: 3000, statementTimeoutMs: 60_000 });
   const token = await createUserWithToken(platform, 'ada@example.com');
   const workspaces = `${platform.url}/cli/workspaces`;
   expect((await request(workspaces, { token, json: { slug: 'acme' } })).status).toBe(201);
