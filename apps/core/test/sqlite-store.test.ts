@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -79,6 +79,25 @@ it('commits the writes of one turn together: each one is on disk when its promis
   expect(reader.prepare("select count(*) from users where email like 'user%'").pluck().get()).toBe(20);
   reader.close();
   await store.close();
+});
+
+it('copies its WAL into the database file in the background, and leaves the database file alone once closed', async () => {
+  const file = tempFile();
+  const store = createSqliteStore(file);
+  const migrated = statSync(file).size;
+  // A few hundred frames: fewer than the 1,000 after which a writer checkpoints by SQLite's default.
+  for (let i = 0; i < 50; i++) {
+    await store.users.create({ id: `usr_${i}`, email: `user${i}@example.com`, createdAt: '2026-01-01T00:00:00.000Z' });
+  }
+  const frameBytes = 24 + 4096;
+  expect(statSync(`${file}-wal`).size).toBeLessThan(32 + 1_000 * frameBytes);
+  // The database file grows as the pages are copied, with core's connection free for other work meanwhile.
+  await expect.poll(() => statSync(file).size, { timeout: 10_000 }).toBeGreaterThan(migrated);
+  await store.close();
+  expect(existsSync(`${file}-wal`)).toBe(false);
+  const db = new Database(file, { readonly: true });
+  expect(db.prepare("select count(*) from users where email like 'user%'").pluck().get()).toBe(50);
+  db.close();
 });
 
 it('rolls back only the write that failed, and commits the rest of its group', async () => {

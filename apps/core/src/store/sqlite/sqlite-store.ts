@@ -5,6 +5,7 @@ import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
 import { createSqliteChanges } from './changes.ts';
+import { startCheckpointer } from './checkpointer.ts';
 import { createSqliteDigest } from './digest.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
 import { createSqliteEvals } from './evals.ts';
@@ -27,6 +28,7 @@ const membershipColumns = { ...workspaceColumns, role: memberships.role };
 /** The local-mode store: one SQLite file through drizzle and better-sqlite3. */
 export function createSqliteStore(file: string): Store {
   const db = openDatabase(file);
+  const checkpointer = file === ':memory:' ? undefined : startCheckpointer(db.$client, file);
   const group = groupCommit(db.$client);
   const write = withDuplicateKeysAsConflicts(group.write);
 
@@ -172,6 +174,8 @@ export function createSqliteStore(file: string): Store {
     async close() {
       group.flush();
       db.$client.close();
+      // The last connection to close checkpoints what is left and removes the WAL.
+      await checkpointer?.close();
       await changes.close();
     },
   };
