@@ -85,18 +85,22 @@ it('checks codes by the verification id however large the table grew after the c
   const { messaging, plans, close } = await explainedMessaging(url);
   try {
     for (let i = 0; i < 8; i++) {
-      await messaging.verifications.recordFailedAttempt('pv_1', 1000);
-      expect(await messaging.verifications.markVerified('pv_none', at)).toBe(false);
+      await messaging.verifications.check('ws_1', 'pv_1', 'bb', at, 1000);
+      expect(await messaging.verifications.check('ws_1', 'pv_none', 'aa', at, 5)).toBeUndefined();
     }
     await grow(url, 5000);
     plans.length = 0;
-    expect((await messaging.verifications.recordFailedAttempt('pv_more_17', 5))?.failedAttempts).toBe(1);
-    expect(await messaging.verifications.markVerified('pv_more_18', at)).toBe(true);
-    const checks = plansChanging(plans, 'phone_verifications');
-    expect(checks).toHaveLength(2);
+    expect((await messaging.verifications.check('ws_1', 'pv_more_17', 'bb', at, 5))?.verification.failedAttempts).toBe(1);
+    expect((await messaging.verifications.check('ws_1', 'pv_more_18', 'aa', at, 5))?.outcome).toBe('verified');
+    // Each check's statements: its rows locked, then its write.
+    const checks = plans.filter((plan) => /Query Text: (SELECT coalesce|UPDATE phone_verifications)/.test(plan));
+    expect(checks).toHaveLength(4);
+    expect(checks.filter((plan) => plan.includes('Update on phone_verifications'))).toHaveLength(2);
     for (const check of checks) {
-      // Every read of phone_verifications goes by its primary key.
-      expect(check.match(/Scan\b.* on phone_verifications\b/g)?.every((scan) => scan.includes('phone_verifications_pkey'))).toBe(true);
+      // Every read of phone_verifications goes by its primary key, and by it alone.
+      expect(check).not.toMatch(/Seq Scan on phone_verifications\b/);
+      const indexes = [...check.matchAll(/Scan (?:using|on) (phone_verifications_\w+)/g)].map((match) => match[1]);
+      expect(new Set(indexes)).toEqual(new Set(['phone_verifications_pkey']));
     }
   } finally {
     await close();

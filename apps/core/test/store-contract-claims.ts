@@ -313,12 +313,12 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
       it('counts each of failed attempts that race, up to the block, and none after', async () => {
         await create(1);
         const attempts = await Promise.all(
-          Array.from({ length: maxFailedAttempts + 3 }, () => store.verifications.recordFailedAttempt('pv_1', maxFailedAttempts)),
+          Array.from({ length: maxFailedAttempts + 3 }, () => store.verifications.check('ws_1', 'pv_1', 'wrong', at(4), maxFailedAttempts)),
         );
         expect(
           attempts
-            .filter(Boolean)
-            .map((v) => v!.failedAttempts)
+            .filter((checked) => checked?.outcome === 'failed')
+            .map((checked) => checked!.verification.failedAttempts)
             .sort(),
         ).toEqual(Array.from({ length: maxFailedAttempts }, (_, i) => i + 1));
         expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ status: 'blocked', failedAttempts: maxFailedAttempts });

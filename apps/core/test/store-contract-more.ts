@@ -92,15 +92,22 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       expect(await store.outbox.sendsInHour('ws_1', '2026-01-01T00:00:00.000Z')).toBe(2);
     });
 
-    it('blocks at the fifth failed attempt, and verifies only a pending verification', async () => {
+    it('checks a code: blocks at the fifth failed attempt, verifies only a pending unexpired verification of the workspace', async () => {
+      const check = (id: string, codeHmac: string, minute = 5) => store.verifications.check('ws_1', id, codeHmac, at(minute), 5);
       await store.verifications.create(verification('pv_1'), null, 100);
-      for (let i = 1; i <= 4; i++) expect((await store.verifications.recordFailedAttempt('pv_1', 5))?.status).toBe('pending');
-      expect(await store.verifications.recordFailedAttempt('pv_1', 5)).toMatchObject({ status: 'blocked', failedAttempts: 5 });
-      expect(await store.verifications.markVerified('pv_1', at(5))).toBe(false);
-      expect(await store.verifications.recordFailedAttempt('pv_1', 5)).toBeUndefined();
+      for (let i = 1; i <= 4; i++) {
+        expect(await check('pv_1', 'bb')).toEqual({ outcome: 'failed', verification: { status: 'pending', failedAttempts: i, expiresAt: at(10) } });
+      }
+      expect(await check('pv_1', 'bb')).toMatchObject({ outcome: 'failed', verification: { status: 'blocked', failedAttempts: 5 } });
+      expect(await check('pv_1', 'aa')).toMatchObject({ outcome: 'none', verification: { status: 'blocked', failedAttempts: 5 } });
       await store.verifications.create(verification('pv_2', '+56987654321'), null, 100);
-      expect(await store.verifications.markVerified('pv_2', at(5))).toBe(true);
-      expect(await store.verifications.markVerified('pv_2', at(6))).toBe(false);
+      // Another workspace's verification is not found, and left alone; an expired one changes no more.
+      expect(await store.verifications.check('ws_2', 'pv_2', 'bb', at(5), 5)).toBeUndefined();
+      expect(await check('pv_none', 'aa')).toBeUndefined();
+      expect(await check('pv_2', 'aa', 10)).toMatchObject({ outcome: 'none', verification: { status: 'pending', failedAttempts: 0 } });
+      expect(await check('pv_2', 'aa')).toMatchObject({ outcome: 'verified', verification: { status: 'verified', failedAttempts: 0 } });
+      expect(await check('pv_2', 'bb', 6)).toMatchObject({ outcome: 'none', verification: { status: 'verified', failedAttempts: 0 } });
+      expect(await store.verifications.get('ws_1', 'pv_2')).toMatchObject({ status: 'verified', verifiedAt: at(5), failedAttempts: 0 });
       expect(await store.verifications.sendState('ws_1', '+56987654321', at(6), at(0), 5)).toEqual({
         pending: undefined,
         recentSendTimes: [],
@@ -176,20 +183,19 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
 
     it('counts exactly five failed attempts when more arrive at once, and verifies once', async () => {
       await store.verifications.create(verification('pv_1'), null, 100);
-      const failures = await Promise.all(Array.from({ length: 7 }, () => store.verifications.recordFailedAttempt('pv_1', 5)));
-      const counted = failures.filter((after) => after !== undefined);
+      const check = (id: string, codeHmac: string) => store.verifications.check('ws_1', id, codeHmac, at(5), 5);
+      const checks = await Promise.all(Array.from({ length: 7 }, () => check('pv_1', 'bb')));
+      const counted = checks.filter((checked) => checked?.outcome === 'failed').map((checked) => checked!.verification);
       expect(counted.map((after) => after.failedAttempts).sort()).toEqual([1, 2, 3, 4, 5]);
       expect(counted.filter((after) => after.status === 'blocked').map((after) => after.failedAttempts)).toEqual([5]);
+      expect(checks.filter((checked) => checked?.outcome === 'none').map((checked) => checked!.verification.status)).toEqual(['blocked', 'blocked']);
       expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ status: 'blocked', failedAttempts: 5 });
 
       await store.verifications.create(verification('pv_2', '+56987654321'), null, 100);
-      const [verified, again, failed] = await Promise.all([
-        store.verifications.markVerified('pv_2', at(5)),
-        store.verifications.markVerified('pv_2', at(5)),
-        store.verifications.recordFailedAttempt('pv_2', 5),
-      ]);
+      const [right, again, wrong] = await Promise.all([check('pv_2', 'aa'), check('pv_2', 'aa'), check('pv_2', 'bb')]);
       // Whichever arrives first wins, on a store that runs them at once: one verifies, a failure counts only before.
-      expect([verified, again].filter(Boolean)).toHaveLength(1);
+      expect([right, again].filter((checked) => checked?.outcome === 'verified')).toHaveLength(1);
+      const failed = wrong?.outcome === 'failed';
       expect(await store.verifications.get('ws_1', 'pv_2')).toMatchObject({ status: 'verified', failedAttempts: failed ? 1 : 0 });
     });
 

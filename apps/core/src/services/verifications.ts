@@ -7,7 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
 import { enforceNumberLimit, hourUsedUp, sendWindowStart } from './send-limits.ts';
-import { digestsEqual, type Keyring } from './secrets.ts';
+import type { Keyring } from './secrets.ts';
 import type { SenderService } from './senders.ts';
 
 export interface VerificationDeps {
@@ -47,18 +47,20 @@ export function createVerificationService({ store, keyring, senders, config, clo
     return codes?.get(phoneNumber);
   }
 
-  function statusOf(v: PhoneVerification, now: Date): VerificationView['status'] {
+  function statusOf(v: Pick<PhoneVerification, 'status' | 'expiresAt'>, now: Date): VerificationView['status'] {
     return v.status === 'pending' && Date.parse(v.expiresAt) <= now.getTime() ? 'expired' : v.status;
   }
 
+  const notFound = (id: string) => new DomainError('verification_not_found', `no verification ${id} in this workspace`);
+
   async function find(workspaceId: string, id: string): Promise<PhoneVerification> {
     const verification = await store.verifications.get(workspaceId, id);
-    if (!verification) throw new DomainError('verification_not_found', `no verification ${id} in this workspace`);
+    if (!verification) throw notFound(id);
     return verification;
   }
 
   /** Throws the answer of a verification that is verified, blocked or expired. */
-  function refuseUnlessPending(v: PhoneVerification, now: Date): void {
+  function refuseUnlessPending(v: Pick<PhoneVerification, 'status' | 'expiresAt'>, now: Date): void {
     const status = statusOf(v, now);
     if (status === 'verified') {
       throw new DomainError('already_verified', 'this verification already succeeded', { details: { verified: true } });
@@ -73,12 +75,6 @@ export function createVerificationService({ store, keyring, senders, config, clo
         details: { verified: false },
       });
     }
-  }
-
-  /** The answer of a verify whose write found the verification no longer pending: another verify changed it. */
-  async function refuseChanged(workspaceId: string, id: string, now: Date): Promise<never> {
-    refuseUnlessPending(await find(workspaceId, id), now);
-    throw new Error(`verification ${id} is still pending, yet the store changed nothing`);
   }
 
   /**
@@ -189,20 +185,20 @@ export function createVerificationService({ store, keyring, senders, config, clo
 
     /**
      * Checks a code: every terminal state answers with its own status and code. Verifies that arrive together
-     * answer as if one at a time: the store verifies or counts a failure only while the verification is pending,
-     * and a verify that finds it no longer pending answers with the state another one left it in. So exactly five
-     * failures are counted (attempts left 4 to 0), and every answer after the fifth is 423.
+     * answer as if one at a time: the store checks, and verifies or counts a failure, in one step, only while the
+     * verification is pending, and a verify that finds it no longer pending answers with the state another one left
+     * it in. So exactly five failures are counted (attempts left 4 to 0), and every answer after the fifth is 423.
      */
     async verify(workspaceId: string, id: string, code: string): Promise<{ verified: true }> {
       const now = clock();
-      const verification = await find(workspaceId, id);
-      refuseUnlessPending(verification, now);
-      if (digestsEqual(codeHmac(id, code), verification.codeHmac)) {
-        if (await store.verifications.markVerified(id, now.toISOString())) return { verified: true };
-        return refuseChanged(workspaceId, id, now);
+      const checked = await store.verifications.check(workspaceId, id, codeHmac(id, code), now.toISOString(), maxFailedAttempts);
+      if (!checked) throw notFound(id);
+      if (checked.outcome === 'verified') return { verified: true };
+      if (checked.outcome === 'none') {
+        refuseUnlessPending(checked.verification, now);
+        throw new Error(`verification ${id} is pending, yet its check changed nothing`);
       }
-      const after = await store.verifications.recordFailedAttempt(id, maxFailedAttempts);
-      if (!after) return refuseChanged(workspaceId, id, now);
+      const after = checked.verification;
       const attemptsLeft = Math.max(0, maxFailedAttempts - after.failedAttempts);
       throw new DomainError(
         'incorrect_code',

@@ -167,6 +167,12 @@ export interface NumberLimit {
   limit: number;
 }
 
+/** What a code check did to a verification, and the state it left it in. */
+export interface CodeCheck {
+  outcome: 'verified' | 'failed' | 'none';
+  verification: Pick<PhoneVerification, 'status' | 'failedAttempts' | 'expiresAt'>;
+}
+
 export interface SendState {
   pending: PhoneVerification | undefined;
   recentSendTimes: string[];
@@ -207,12 +213,12 @@ export interface MessagingStore {
      */
     sendState(workspaceId: string, phoneNumber: string, now: string, since: string, limit: number): Promise<SendState>;
     /**
-     * Counts one more failed attempt of a pending verification, blocking it at the `blockAt`-th; returns it after
-     * the update, or undefined when it was no longer pending (verified or blocked meanwhile: nothing counted).
+     * Checks a code, atomically: while the workspace's verification `id` is pending and unexpired at `at`, the code's
+     * HMAC verifies it if it is the verification's, and counts a failed attempt otherwise, blocking it at the
+     * `blockAt`-th. Answers what the check did ('none' when the verification was no longer pending or had expired)
+     * and the state it left; undefined when the workspace has no verification `id`.
      */
-    recordFailedAttempt(id: string, blockAt: number): Promise<PhoneVerification | undefined>;
-    /** Marks a pending verification verified; false when it was no longer pending. */
-    markVerified(id: string, at: string): Promise<boolean>;
+    check(workspaceId: string, id: string, codeHmac: string, at: string, blockAt: number): Promise<CodeCheck | undefined>;
   };
   outbox: {
     /** Messages queued by the workspace in the clock hour starting at `hour` (each queued message counts). */

@@ -19,11 +19,13 @@ import {
   type Table,
 } from 'drizzle-orm';
 import {
+  type CodeCheck,
   HourlyLimitReached,
   hourOf,
   type IdempotencyScope,
   type MessagingStore,
   NumberAtLimit,
+  type PhoneVerification,
   queuedMessage,
   senderRecord,
   senderRow,
@@ -63,9 +65,15 @@ const rowOf = (table: Table, record: object): Record<string, unknown> =>
     Object.entries(getTableColumns(table)).map(([key, column]) => [column.name, (record as Record<string, unknown>)[key] ?? null]),
   );
 
-/** A row as PostgreSQL names its columns (a function's result), as the table's record. */
-const recordOf = <T extends Table>(table: T, row: Record<string, unknown>): T['$inferSelect'] =>
-  Object.fromEntries(Object.entries(getTableColumns(table)).map(([key, column]) => [key, row[column.name]])) as T['$inferSelect'];
+/** A row of svc_check_codes. */
+interface CheckedRow {
+  /** The check's position among those made together, from 1. */
+  n: number;
+  outcome: CodeCheck['outcome'];
+  status: PhoneVerification['status'];
+  failed_attempts: number;
+  expires_at: string;
+}
 
 const keyIs = (scope: IdempotencyScope) =>
   and(
@@ -160,31 +168,24 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
     .select({ count: sql<number>`(${counted(hourlySendShards)} + ${counted(hourlySends)})::int` })
     .from(sql`(select 1) as hour`)
     .prepare('messaging_sends_in_hour');
-  // A verify's write: made for the verifies that came in together in one statement, prepared once per connection (a
-  // verification's attempts that came in together are made one statement each, at once). The rows are read by id
-  // alone and locked in the order of their ids, as every statement that changes several verifications locks them, so
-  // that two never wait on each other (svc_fail_attempts and svc_verify_codes, migration 0010).
-  const failAttempt = gathered(
-    async (attempts: { id: string; blockAt: number }[]) => {
-      const ids = attempts.map((attempt) => attempt.id);
-      const values = [ids, attempts.map((attempt) => attempt.blockAt)];
-      const text = 'select * from svc_fail_attempts($1, $2)';
-      const { rows } = await statement(() => db.$client.query({ name: 'messaging_fail_attempts', text, values }));
-      const byId = new Map(rows.map((row) => [row.id as string, recordOf(phoneVerifications, row)]));
-      return ids.map((id) => byId.get(id));
+  // A verify's one statement: the check, its write and the state it left, made for all the verifies that came in
+  // together, prepared once per connection. The rows are read by id alone and locked in the order of their ids, as
+  // every statement that changes several verifications locks them, so that two never wait on each other; the checks of
+  // one verification are made in turn within it (svc_check_codes, migration 0012).
+  const check = gathered(
+    async (checks: { workspaceId: string; id: string; codeHmac: string; at: string; blockAt: number }[]) => {
+      const values = (['workspaceId', 'id', 'codeHmac', 'at', 'blockAt'] as const).map((field) => checks.map((one) => one[field]));
+      const text = 'select * from svc_check_codes($1, $2, $3, $4, $5)';
+      const { rows } = await statement(() => db.$client.query<CheckedRow>({ name: 'messaging_check_codes', text, values }));
+      const byPosition = new Map(rows.map((row) => [row.n, row]));
+      return checks.map((_, i): CodeCheck | undefined => {
+        const row = byPosition.get(i + 1);
+        return row && {
+          outcome: row.outcome,
+          verification: { status: row.status, failedAttempts: row.failed_attempts, expiresAt: row.expires_at },
+        };
+      });
     },
-    (attempt) => attempt.id,
-  );
-  const verify = gathered(
-    async (verifies: { id: string; at: string }[]) => {
-      const ids = verifies.map((one) => one.id);
-      const values = [ids, verifies.map((one) => one.at)];
-      const text = 'select svc_verify_codes($1, $2) as id';
-      const { rows } = await statement(() => db.$client.query<{ id: string }>({ name: 'messaging_verify', text, values }));
-      const verified = new Set(rows.map((row) => row.id));
-      return ids.map((id) => verified.has(id));
-    },
-    (one) => one.id,
   );
   const senderOf = db
     .select()
@@ -278,11 +279,8 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         const [state] = await sendStateOf.execute({ workspaceId, phoneNumber, now, since, limit });
         return { pending: state?.pending ?? undefined, recentSendTimes: state?.recentSendTimes ?? [] };
       },
-      recordFailedAttempt(id, blockAt) {
-        return failAttempt({ id, blockAt });
-      },
-      markVerified(id, at) {
-        return verify({ id, at });
+      check(workspaceId, id, codeHmac, at, blockAt) {
+        return check({ workspaceId, id, codeHmac, at, blockAt });
       },
     },
     outbox: {

@@ -1,11 +1,14 @@
 import { and, asc, desc, eq, getTableColumns, gt, gte, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { digestsEqual } from '../../services/secrets.ts';
 import {
+  type CodeCheck,
   HourlyLimitReached,
   hourOf,
   type MessagingStore,
   type IdempotencyScope,
   type NewOutboxMessage,
   NumberAtLimit,
+  type PhoneVerification,
   queuedMessage,
   senderRecord,
   senderRow,
@@ -108,6 +111,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
     .update(phoneVerifications)
     .set({ status: 'verified', verifiedAt: sql`${p('at')}` })
     .where(and(eq(phoneVerifications.id, p('id')), eq(phoneVerifications.status, 'pending')))
+    .returning()
     .prepare();
 
   const dueMessagesQuery = (claimable: boolean) =>
@@ -239,11 +243,18 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
             .map((row) => row.createdAt),
         };
       },
-      async recordFailedAttempt(id, blockAt) {
-        return write(() => failAttempt.get({ id, blockAt }));
-      },
-      async markVerified(id, at) {
-        return (await write(() => verify.run({ id, at }))).changes > 0;
+      async check(workspaceId, id, codeHmac, at, blockAt) {
+        return write((): CodeCheck | undefined => {
+          const before = verificationById.get({ id, workspaceId });
+          if (!before) return undefined;
+          const checked = (outcome: CodeCheck['outcome'], { status, failedAttempts, expiresAt }: PhoneVerification) => ({
+            outcome,
+            verification: { status, failedAttempts, expiresAt },
+          });
+          if (before.status !== 'pending' || before.expiresAt <= at) return checked('none', before);
+          if (digestsEqual(codeHmac, before.codeHmac)) return checked('verified', verify.get({ id, at })!);
+          return checked('failed', failAttempt.get({ id, blockAt })!);
+        });
       },
     },
     outbox: {
