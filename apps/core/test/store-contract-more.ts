@@ -96,7 +96,10 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       const check = (id: string, codeHmac: string, minute = 5) => store.verifications.check('ws_1', id, codeHmac, at(minute), 5);
       await store.verifications.create(verification('pv_1'), null, 100);
       for (let i = 1; i <= 4; i++) {
-        expect(await check('pv_1', 'bb')).toEqual({ outcome: 'failed', verification: { status: 'pending', failedAttempts: i, expiresAt: at(10) } });
+        expect(await check('pv_1', 'bb')).toEqual({
+          outcome: 'failed',
+          verification: { status: 'pending', failedAttempts: i, expiresAt: at(10) },
+        });
       }
       expect(await check('pv_1', 'bb')).toMatchObject({ outcome: 'failed', verification: { status: 'blocked', failedAttempts: 5 } });
       expect(await check('pv_1', 'aa')).toMatchObject({ outcome: 'none', verification: { status: 'blocked', failedAttempts: 5 } });
@@ -188,7 +191,10 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       const counted = checks.filter((checked) => checked?.outcome === 'failed').map((checked) => checked!.verification);
       expect(counted.map((after) => after.failedAttempts).sort()).toEqual([1, 2, 3, 4, 5]);
       expect(counted.filter((after) => after.status === 'blocked').map((after) => after.failedAttempts)).toEqual([5]);
-      expect(checks.filter((checked) => checked?.outcome === 'none').map((checked) => checked!.verification.status)).toEqual(['blocked', 'blocked']);
+      expect(checks.filter((checked) => checked?.outcome === 'none').map((checked) => checked!.verification.status)).toEqual([
+        'blocked',
+        'blocked',
+      ]);
       expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ status: 'blocked', failedAttempts: 5 });
 
       await store.verifications.create(verification('pv_2', '+56987654321'), null, 100);

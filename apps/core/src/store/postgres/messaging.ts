@@ -172,21 +172,21 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
   // together, prepared once per connection. The rows are read by id alone and locked in the order of their ids, as
   // every statement that changes several verifications locks them, so that two never wait on each other; the checks of
   // one verification are made in turn within it (svc_check_codes, migration 0012).
-  const check = gathered(
-    async (checks: { workspaceId: string; id: string; codeHmac: string; at: string; blockAt: number }[]) => {
-      const values = (['workspaceId', 'id', 'codeHmac', 'at', 'blockAt'] as const).map((field) => checks.map((one) => one[field]));
-      const text = 'select * from svc_check_codes($1, $2, $3, $4, $5)';
-      const { rows } = await statement(() => db.$client.query<CheckedRow>({ name: 'messaging_check_codes', text, values }));
-      const byPosition = new Map(rows.map((row) => [row.n, row]));
-      return checks.map((_, i): CodeCheck | undefined => {
-        const row = byPosition.get(i + 1);
-        return row && {
+  const check = gathered(async (checks: { workspaceId: string; id: string; codeHmac: string; at: string; blockAt: number }[]) => {
+    const values = (['workspaceId', 'id', 'codeHmac', 'at', 'blockAt'] as const).map((field) => checks.map((one) => one[field]));
+    const text = 'select * from svc_check_codes($1, $2, $3, $4, $5)';
+    const { rows } = await statement(() => db.$client.query<CheckedRow>({ name: 'messaging_check_codes', text, values }));
+    const byPosition = new Map(rows.map((row) => [row.n, row]));
+    return checks.map((_, i): CodeCheck | undefined => {
+      const row = byPosition.get(i + 1);
+      return (
+        row && {
           outcome: row.outcome,
           verification: { status: row.status, failedAttempts: row.failed_attempts, expiresAt: row.expires_at },
-        };
-      });
-    },
-  );
+        }
+      );
+    });
+  });
   const senderOf = db
     .select()
     .from(senders)
