@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
  * Frames the WAL may hold before core's own connection checkpoints it, should the checkpointer fall behind (40 MB
  * of 4 KiB pages): a checkpoint run by the writer also lets the next write start the WAL over.
  */
-export const writerCheckpointFrames = 10_000;
+const writerCheckpointFrames = 10_000;
 /** SQLite's own default, which core's connection takes again if the checkpointer stops. */
 const defaultCheckpointFrames = 1_000;
 /** How soon the checkpointer looks again after copying frames, and after finding none. */

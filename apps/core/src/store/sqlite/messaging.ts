@@ -38,6 +38,12 @@ const keyIs = (scope: IdempotencyScope) =>
     eq(idempotencyKeys.key, scope.key),
   );
 
+/** A check's outcome, with the state of the verification it left. */
+const checked = (outcome: CodeCheck['outcome'], { status, failedAttempts, expiresAt }: PhoneVerification): CodeCheck => ({
+  outcome,
+  verification: { status, failedAttempts, expiresAt },
+});
+
 export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStore {
   // The statements on every create and verify are compiled once.
   const verificationById = db
@@ -247,10 +253,6 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         return write((): CodeCheck | undefined => {
           const before = verificationById.get({ id, workspaceId });
           if (!before) return undefined;
-          const checked = (outcome: CodeCheck['outcome'], { status, failedAttempts, expiresAt }: PhoneVerification) => ({
-            outcome,
-            verification: { status, failedAttempts, expiresAt },
-          });
           if (before.status !== 'pending' || before.expiresAt <= at) return checked('none', before);
           if (digestsEqual(codeHmac, before.codeHmac)) return checked('verified', verify.get({ id, at })!);
           return checked('failed', failAttempt.get({ id, blockAt })!);
