@@ -85,8 +85,9 @@ it('copies its WAL into the database file in the background, and leaves the data
   const file = tempFile();
   const store = createSqliteStore(file);
   const migrated = statSync(file).size;
-  // A few hundred frames: fewer than the 1,000 after which a writer checkpoints by SQLite's default.
-  for (let i = 0; i < 50; i++) {
+  // Past the commits after which the checkpointer starts, with fewer frames than the 1,000 after which a writer
+  // checkpoints by SQLite's default.
+  for (let i = 0; i < 250; i++) {
     await store.users.create({ id: `usr_${i}`, email: `user${i}@example.com`, createdAt: '2026-01-01T00:00:00.000Z' });
   }
   const frameBytes = 24 + 4096;
@@ -96,7 +97,7 @@ it('copies its WAL into the database file in the background, and leaves the data
   await store.close();
   expect(existsSync(`${file}-wal`)).toBe(false);
   const db = new Database(file, { readonly: true });
-  expect(db.prepare("select count(*) from users where email like 'user%'").pluck().get()).toBe(50);
+  expect(db.prepare("select count(*) from users where email like 'user%'").pluck().get()).toBe(250);
   db.close();
 });
 

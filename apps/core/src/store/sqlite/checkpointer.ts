@@ -41,31 +41,50 @@ parentPort.once('message', () => {
 `;
 
 /**
- * Checkpoints the WAL of `sqlite`'s file on a thread of its own. A checkpoint copies pages into the database file and
- * waits for the disk twice (fsync); run by the writer, as SQLite does by default after the commit that passes 1,000
- * frames, it held core's one thread for 5 to 30 ms several times a second under load. Core's connection keeps a
- * checkpoint of its own for a WAL past `writerCheckpointFrames`, and goes back to SQLite's default should the thread
- * fail. `close` stops the thread and closes its connection.
+ * Commits a store makes before its checkpointer starts: a store that writes little (a test's, a quiet local core)
+ * never pays for the thread, about 70 ms of CPU to start and load the driver in, and keeps SQLite's own checkpoints.
  */
-export function startCheckpointer(sqlite: Database.Database, file: string): { close(): Promise<void> } {
-  sqlite.pragma(`wal_autocheckpoint = ${writerCheckpointFrames}`);
-  const worker = new Worker(checkpointerThread, {
-    eval: true,
-    workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, busyIntervalMs, idleIntervalMs },
-  });
-  worker.unref(); // never what keeps a process running
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+const startAfterCommits = 200;
+
+/**
+ * Checkpoints the WAL of `sqlite`'s file on a thread of its own, once the store has made `startAfterCommits`
+ * commits (`committed` counts them). A checkpoint copies pages into the database file and waits for the disk twice
+ * (fsync); run by the writer, as SQLite does by default after the commit that passes 1,000 frames, it held core's
+ * one thread for 5 to 30 ms several times a second under load. Core's connection keeps a checkpoint of its own for
+ * a WAL past `writerCheckpointFrames`, and goes back to SQLite's default should the thread fail. `close` stops the
+ * thread and closes its connection.
+ */
+export function walCheckpointer(sqlite: Database.Database, file: string): { committed(): void; close(): Promise<void> } {
+  let commits = 0;
+  let worker: Worker | undefined;
+  let exited: Promise<void> = Promise.resolve();
   let closing = false;
-  worker.once('error', (error) => {
-    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${defaultCheckpointFrames}`);
-    process.emitWarning(`the SQLite checkpointer stopped (${error.message}); core's writes checkpoint the WAL again`);
-  });
+
+  function start(): void {
+    sqlite.pragma(`wal_autocheckpoint = ${writerCheckpointFrames}`);
+    const thread = new Worker(checkpointerThread, {
+      eval: true,
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, busyIntervalMs, idleIntervalMs },
+    });
+    thread.unref(); // never what keeps a process running
+    exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    thread.once('error', (error) => {
+      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${defaultCheckpointFrames}`);
+      process.emitWarning(`the SQLite checkpointer stopped (${error.message}); core's writes checkpoint the WAL again`);
+    });
+    worker = thread;
+  }
+
   return {
+    committed() {
+      if (++commits === startAfterCommits && !closing) start();
+    },
     async close() {
-      if (closing) return exited;
-      closing = true;
-      worker.postMessage('close');
-      await exited;
+      if (!closing) {
+        closing = true;
+        worker?.postMessage('close');
+      }
+      return exited;
     },
   };
 }

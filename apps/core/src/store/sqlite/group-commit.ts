@@ -17,9 +17,9 @@ interface Waiter {
  * while the others commit. A unit's promise settles only after the commit, so no answer ever reports a write
  * that a crash could still take back. Reads in the same turn see the group's writes, as they would a moment
  * later; should the COMMIT itself fail (disk full, I/O error), every writer in the group gets the error, but
- * such a read may have answered already.
+ * such a read may have answered already. `afterCommit` runs after each commit that succeeded.
  */
-export function groupCommit(sqlite: Database.Database): { write: Write; flush: () => void } {
+export function groupCommit(sqlite: Database.Database, afterCommit: () => void = () => {}): { write: Write; flush: () => void } {
   const unit = sqlite.transaction((work: () => unknown) => work());
   let waiters: Waiter[] | undefined;
 
@@ -34,6 +34,7 @@ export function groupCommit(sqlite: Database.Database): { write: Write; flush: (
       for (const waiter of group) waiter.reject(error);
       return;
     }
+    afterCommit();
     for (const waiter of group) waiter.resolve();
   }
 

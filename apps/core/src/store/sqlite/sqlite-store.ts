@@ -5,7 +5,7 @@ import { openDatabase } from './database.ts';
 import { createSqliteAgents } from './agents.ts';
 import { createSqliteAuth } from './auth.ts';
 import { createSqliteChanges } from './changes.ts';
-import { startCheckpointer } from './checkpointer.ts';
+import { walCheckpointer } from './checkpointer.ts';
 import { createSqliteDigest } from './digest.ts';
 import { withDuplicateKeysAsConflicts } from './duplicate-key.ts';
 import { createSqliteEvals } from './evals.ts';
@@ -28,8 +28,8 @@ const membershipColumns = { ...workspaceColumns, role: memberships.role };
 /** The local-mode store: one SQLite file through drizzle and better-sqlite3. */
 export function createSqliteStore(file: string): Store {
   const db = openDatabase(file);
-  const checkpointer = file === ':memory:' ? undefined : startCheckpointer(db.$client, file);
-  const group = groupCommit(db.$client);
+  const checkpointer = file === ':memory:' ? undefined : walCheckpointer(db.$client, file);
+  const group = groupCommit(db.$client, checkpointer?.committed);
   const write = withDuplicateKeysAsConflicts(group.write);
 
   const membershipQuery = () =>
