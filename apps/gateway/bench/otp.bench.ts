@@ -11,6 +11,8 @@
  *
  * The measures run in interleaved rounds (baseline, create, verify, create, verify, ..., baseline, ...) and the
  * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the measures.
+ * Within a round, each measure runs on every deployment one after the other, and two cores are compared with one
+ * core round by round, each pair run back to back.
  * Each measure starts after a second of the same load, not counted, so that no process starts it cold after idling
  * through the others. Each row also shows the CPU time the serving processes spent per request (from /proc), which
  * says where a request's cost lies even when the machine's speed drifts, the CPU time this process spent per request
@@ -267,14 +269,18 @@ async function main(): Promise<void> {
       servers: [baselineServer.child],
     },
   ];
-  for (const deployment of deployments.filter(({ name }) => name.includes(only))) {
-    measures.push(...(await deploymentMeasures(deployment, graph.url)));
-  }
+  const chosen = deployments.filter(({ name }) => name.includes(only));
+  const byDeployment: Measure[][] = [];
+  for (const deployment of chosen) byDeployment.push(await deploymentMeasures(deployment, graph.url));
+  measures.push(...byDeployment.flat());
 
-  for (const measure of measures) await run(measure, 2, graph); // warm-up
+  // Each round runs the same measure of every deployment one after the other (create on each, then the spread
+  // creates on each, then verify on each), so that the rows compared across deployments ran moments apart.
+  const runOrder = [0, ...byDeployment[0]!.flatMap((_, kind) => byDeployment.map((_, d) => 1 + d * byDeployment[0]!.length + kind))];
+  for (const i of runOrder) await run(measures[i]!, 2, graph); // warm-up
   const results = measures.map((): Round[] => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, measure] of measures.entries()) results[i]!.push(await run(measure, seconds, graph));
+    for (const i of runOrder) results[i]!.push(await run(measures[i]!, seconds, graph));
   }
 
   const baseline = results[0]!;
@@ -299,11 +305,25 @@ async function main(): Promise<void> {
       measured.map((r) => `${Math.round(100 * r.stolen)} %`).join(' '),
     ];
   });
+  // Two cores against one, round by round: each round's pair ran one right after the other.
+  const oneCore = chosen.findIndex(({ name }) => name === 'PostgreSQL, 1 core');
+  const twoCores = chosen.findIndex(({ name }) => name === 'PostgreSQL, 2 cores');
+  const coreRows =
+    oneCore < 0 || twoCores < 0
+      ? []
+      : byDeployment[twoCores]!.map((measure, kind) => {
+          const [one, two] = [oneCore, twoCores].map((d) => results[measures.indexOf(byDeployment[d]![kind]!)]!);
+          const ratios = two!.map((r, k) => r.rps / one![k]!.rps);
+          return `${measure.name.replace(' (PostgreSQL, 2 cores)', '')}: ${median(ratios).toFixed(2)}   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`;
+        });
   process.stdout.write(
     `\nphone verification through the gateway: ${connections} connections, ${rounds} interleaved rounds of ${seconds} s, medians\n` +
       `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  ${'server CPU µs/req'.padEnd(20)}  ${'bench µs/req'.padStart(12)}  ${'box busy'.padStart(8)}  ${'ratio by round'.padEnd(rounds * 5)}  stolen by round\n` +
       `${rows.map((r) => r.join('  ')).join('\n')}\n` +
-      `(ratio: req/s over the baseline's in the same round, the median of the rounds'; server CPU: gateway + cores; bench: this process's CPU (autocannon, and the fake Graph API the codes go to); box busy: the share of the machine's ${availableParallelism()} CPUs in use by any process; stolen: the share of them a hypervisor gave other machines meanwhile (a round with much stolen ran on a slower machine than the baseline's); codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n`,
+      `(ratio: req/s over the baseline's in the same round, the median of the rounds'; server CPU: gateway + cores; bench: this process's CPU (autocannon, and the fake Graph API the codes go to); box busy: the share of the machine's ${availableParallelism()} CPUs in use by any process; stolen: the share of them a hypervisor gave other machines meanwhile (a round with much stolen ran on a slower machine than the baseline's); codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n` +
+      (coreRows.length
+        ? `\ntwo cores over one core (PostgreSQL), req/s, each round's pair run back to back, median\n${coreRows.map((row) => `  ${row}\n`).join('')}`
+        : ''),
   );
   await graph.close();
 }
