@@ -9,10 +9,11 @@
  *
  * The apps run as deployed: their built `dist/main.js` under plain node (the bench builds them first).
  *
- * The measures run in interleaved rounds (baseline, create, verify, create, verify, ..., baseline, ...) and the
- * medians are printed, so a machine that slows down or speeds up during the run moves the baseline with the measures.
- * Within a round, each measure runs on every deployment one after the other, and two cores are compared with one
- * core round by round, each pair run back to back.
+ * The measures run in interleaved rounds and the medians are printed. A round runs the baseline, then one measure on
+ * every deployment back to back, then the baseline again before the next measure, and so on; each measure's ratio
+ * is over the mean of the baselines run just before and after its group, so a machine that slows down or speeds up
+ * during the run moves the baseline with the measures. Two cores are compared with one core round by round, each
+ * pair run back to back.
  * Each measure starts after a second of the same load, not counted, so that no process starts it cold after idling
  * through the others. Each row also shows the CPU time the serving processes spent per request (from /proc), which
  * says where a request's cost lies even when the machine's speed drifts, the CPU time this process spent per request
@@ -274,20 +275,36 @@ async function main(): Promise<void> {
   for (const deployment of chosen) byDeployment.push(await deploymentMeasures(deployment, graph.url));
   measures.push(...byDeployment.flat());
 
-  // Each round runs the same measure of every deployment one after the other (create on each, then the spread
-  // creates on each, then verify on each), so that the rows compared across deployments ran moments apart.
-  const runOrder = [0, ...byDeployment[0]!.flatMap((_, kind) => byDeployment.map((_, d) => 1 + d * byDeployment[0]!.length + kind))];
-  for (const i of runOrder) await run(measures[i]!, 2, graph); // warm-up
+  // Each round runs the baseline, then one measure on every deployment back to back (create on each), then the
+  // baseline again and the next measure on each, and so on; one more baseline ends the run. A measure's ratio is over
+  // the mean of the baselines just before and just after its group, run seconds from it: the machine's speed moves
+  // during a round, and the rows compared across deployments ran moments apart.
+  const kinds = byDeployment[0]!.length;
+  const groups = Array.from({ length: kinds }, (_, kind) => byDeployment.map((_, d) => 1 + d * kinds + kind));
+  for (const i of [0, ...groups.flat()]) await run(measures[i]!, 2, graph); // warm-up
   const results = measures.map((): Round[] => []);
+  /** For each measure's round, the baseline run just before its group (its index in `results[0]`). */
+  const before = measures.map((): number[] => []);
   for (let round = 0; round < rounds; round++) {
-    for (const i of runOrder) results[i]!.push(await run(measures[i]!, seconds, graph));
+    for (const group of groups) {
+      results[0]!.push(await run(measures[0]!, seconds, graph));
+      for (const i of group) {
+        results[i]!.push(await run(measures[i]!, seconds, graph));
+        before[i]!.push(results[0]!.length - 1);
+      }
+    }
   }
+  results[0]!.push(await run(measures[0]!, seconds, graph));
+  const baselines = results[0]!;
+  const ratiosOf = (i: number) =>
+    i === 0
+      ? baselines.map(() => 1)
+      : results[i]!.map((r, k) => r.rps / ((baselines[before[i]![k]!]!.rps + baselines[before[i]![k]! + 1]!.rps) / 2));
 
-  const baseline = results[0]!;
   const width = Math.max(...measures.map((measure) => measure.name.length));
   const rows = measures.map((measure, i) => {
     const measured = results[i]!;
-    const ratios = measured.map((r, k) => r.rps / baseline[k]!.rps);
+    const ratios = ratiosOf(i);
     const cpu = measure.servers.map((_, s) => Math.round(median(measured.map((r) => r.cpu[s]!))));
     return [
       measure.name.padEnd(width),
@@ -320,7 +337,7 @@ async function main(): Promise<void> {
     `\nphone verification through the gateway: ${connections} connections, ${rounds} interleaved rounds of ${seconds} s, medians\n` +
       `${'measure'.padEnd(width)}  ${'req/s'.padStart(8)}  ${'p99 ms'.padStart(7)}  ${'ratio'.padStart(6)}  ${'errors'.padStart(7)}  ${'codes +ms'.padStart(10)}  ${'server CPU µs/req'.padEnd(20)}  ${'bench µs/req'.padStart(12)}  ${'box busy'.padStart(8)}  ${'ratio by round'.padEnd(rounds * 5)}  stolen by round\n` +
       `${rows.map((r) => r.join('  ')).join('\n')}\n` +
-      `(ratio: req/s over the baseline's in the same round, the median of the rounds'; server CPU: gateway + cores; bench: this process's CPU (autocannon, and the fake Graph API the codes go to); box busy: the share of the machine's ${availableParallelism()} CPUs in use by any process; stolen: the share of them a hypervisor gave other machines meanwhile (a round with much stolen ran on a slower machine than the baseline's); codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n` +
+      `(ratio: req/s over the mean of the baselines run just before and after its group of measures, the median of the rounds'; server CPU: gateway + cores; bench: this process's CPU (autocannon, and the fake Graph API the codes go to); box busy: the share of the machine's ${availableParallelism()} CPUs in use by any process; stolen: the share of them a hypervisor gave other machines meanwhile (a round with much stolen ran on a slower machine than the baseline's); codes +ms: how long after the last answer the last code was sent; verifications created: ${created} answered, more under way when each measure stopped; codes sent to the fake Graph API: ${graph.received})\n` +
       (coreRows.length
         ? `\ntwo cores over one core (PostgreSQL), req/s, each round's pair run back to back, median\n${coreRows.map((row) => `  ${row}\n`).join('')}`
         : ''),
