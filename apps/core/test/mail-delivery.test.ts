@@ -59,6 +59,9 @@ it('retries a sign-in mail while its link works, past where delivery once gave u
   expect((await pending())[0]?.lastError).toContain('SMTP');
   now += 15 * 60_000;
   await expect.poll(async () => (await pending()).length).toBe(0);
+  // Core's own reads see its writes before they commit: stopped, it has committed them all.
+  await core.stop();
+  core = undefined;
   const db = new Database(join(dataDir, 'svc.db'), { readonly: true });
   const mail = db.prepare('select status, attempts, last_error as lastError from mail_outbox').get();
   db.close();
