@@ -10,10 +10,10 @@
  * The apps run as deployed: their built `dist/main.js` under plain node (the bench builds them first).
  *
  * The measures run in interleaved rounds and the medians are printed. A round runs the baseline, then one measure on
- * every deployment back to back, then the baseline again before the next measure, and so on; each measure's ratio
- * is over the mean of the baselines run just before and after its group, so a machine that slows down or speeds up
- * during the run moves the baseline with the measures. Two cores are compared with one core round by round, each
- * pair run back to back.
+ * every deployment back to back (in reverse order every other round), then the baseline again before the next
+ * measure, and so on; each measure's ratio is over the mean of the baselines run just before and after its group, so
+ * a machine that slows down or speeds up during the run moves the baseline with the measures. Two cores are compared
+ * with one core round by round, each pair run back to back.
  * Each measure starts after a second of the same load, not counted, so that no process starts it cold after idling
  * through the others. Each row also shows the CPU time the serving processes spent per request (from /proc), which
  * says where a request's cost lies even when the machine's speed drifts, the CPU time this process spent per request
@@ -288,7 +288,9 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const group of groups) {
       results[0]!.push(await run(measures[0]!, seconds, graph));
-      for (const i of group) {
+      // Every other round takes the deployments in reverse: what one leaves behind (the database's own background
+      // writes after thousands of inserts) falls on the next, so a fixed order would always charge it to the same one.
+      for (const i of round % 2 === 0 ? group : group.toReversed()) {
         results[i]!.push(await run(measures[i]!, seconds, graph));
         before[i]!.push(results[0]!.length - 1);
       }
