@@ -1,4 +1,4 @@
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { removeTempDirs, tempDir } from '@svc/testkit';
@@ -86,9 +86,11 @@ describe('help', () => {
   });
 });
 
-it('prints its version', async () => {
-  const result = await runSvc(['--version'], env);
-  expect(result).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+it('prints its version, the one in its package.json, however it is asked', async () => {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  for (const args of [['--version'], ['-V'], ['--json', '--version'], ['--version', '--base-url', 'http://127.0.0.1:1']]) {
+    expect(await runSvc(args, env)).toMatchObject({ code: 0, stdout: `${version}\n` });
+  }
 });
 
 it('signs out with exit 0 when already signed out', async () => {
