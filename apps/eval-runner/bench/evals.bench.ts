@@ -3,8 +3,10 @@
  * eval runner as their own processes. The agent is on the real OpenAI client against a fake OpenAI-compatible server
  * answering after 50 ms, the judge on the real Anthropic client against a fake Messages server answering after
  * 50 ms. Printed for EVAL_CONCURRENCY 8 and 32: the wall time from the POST that starts the run to the run's
- * finished_at, as a ratio of the ideal ceil(cases / concurrency) x (turns + 1) x 50 ms, and the CPU time core and
- * the runner spent per case (from /proc). Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
+ * finished_at, as a ratio of the ideal ceil(cases / concurrency) x (turns + 1) x 50 ms; the CPU time core and the
+ * runner spent per case (from /proc), and this process's (the fake models, and its polls of the run); and how busy
+ * the machine's CPUs were during the run, by any process: on a machine near full use, a case's next model call waits
+ * for a CPU as well as for the model. Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
  * medians are printed. At concurrency 32, each round's run is made again right after it with 100 clients reading
  * its event stream (GET .../events) to its end, and the median of those runs' wall times over their plain ones' is
  * printed. It runs once with core on SQLite, once on a PostgreSQL database of its own (on the test server,
@@ -12,7 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -22,7 +24,10 @@ import {
   createPostgresDatabase,
   dropPostgresDatabases,
   freePort,
+  machineShares,
+  machineTicks,
   type ProcessGroup,
+  processCpuMs,
   startApp,
   startFakeProvider,
   stopProcesses,
@@ -55,14 +60,6 @@ process.stdout.write(JSON.stringify(await Promise.all(Array.from({ length: Numbe
 function start(entry: string, env: Record<string, string>): ProcessGroup {
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   return startApp(entry, { LOG_LEVEL: 'warn', ...env }, { stdio: 'inherit-stderr', execArgv });
-}
-
-/** CPU time (user + system) a process has used, in milliseconds; 0 where /proc is missing. */
-function cpuMs(pid: number | undefined): number {
-  const stat = `/proc/${pid}/stat`;
-  if (!pid || !existsSync(stat)) return 0;
-  const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks are 1/100 s on Linux
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -166,9 +163,12 @@ async function measure(database: string | undefined): Promise<string[]> {
     const coreCpu: number[] = [];
     const wallMs: number[] = [];
     const followed: number[] = [];
+    const benchCpu: number[] = [];
+    const busy: number[] = [];
     for (let round = 0; round <= rounds; round++) {
-      const coreBefore = cpuMs(core.child.pid);
-      const cpuBefore = coreBefore + cpuMs(runner.child.pid);
+      const coreBefore = processCpuMs(core.child.pid);
+      const cpuBefore = coreBefore + processCpuMs(runner.child.pid);
+      const [benchBefore, machineBefore] = [process.cpuUsage(), machineTicks()];
       const started = Date.now();
       const run = await api('/evals/runs', { environment: 'bench', agent: 'bench' });
       let detail = await api(`/evals/runs/${run.id}`);
@@ -177,14 +177,18 @@ async function measure(database: string | undefined): Promise<string[]> {
         detail = await api(`/evals/runs/${run.id}`);
       }
       if (detail.passed !== cases) throw new Error(`expected ${cases} passes, got ${JSON.stringify({ ...detail, results: undefined })}`);
-      const cpuPerCase = (cpuMs(core.child.pid) + cpuMs(runner.child.pid) - cpuBefore) / cases;
-      const coreCpuPerCase = (cpuMs(core.child.pid) - coreBefore) / cases;
+      const cpuPerCase = (processCpuMs(core.child.pid) + processCpuMs(runner.child.pid) - cpuBefore) / cases;
+      const coreCpuPerCase = (processCpuMs(core.child.pid) - coreBefore) / cases;
+      const { user, system } = process.cpuUsage(benchBefore);
+      const machine = machineShares(machineBefore);
       // The first round warms the runner up (its clients, the agent's bundle): not counted.
       if (round === 0) continue;
       ratios.push((Date.parse(detail.finished_at as string) - started) / ideal);
       wallMs.push(Date.parse(detail.finished_at as string) - started);
       cpu.push(cpuPerCase);
       coreCpu.push(coreCpuPerCase);
+      benchCpu.push((user + system) / 1000 / cases);
+      busy.push(machine.busy);
       // Each followed run right after its plain one: a machine that slows down meanwhile slows both.
       if (concurrency === followedConcurrency) followed.push(await followedRun());
     }
@@ -197,7 +201,8 @@ async function measure(database: string | undefined): Promise<string[]> {
     }
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
-        `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner)   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
+        `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner), ` +
+        `bench ${median(benchCpu).toFixed(1)} ms per case, box ${Math.round(100 * median(busy))} % busy   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
     );
   }
   await gateway.stop();

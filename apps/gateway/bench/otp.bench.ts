@@ -24,7 +24,6 @@
  * printed too: codes sent that late were sent after the measure's seconds, so its req/s did not pay for them.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +35,9 @@ import {
   type FakeProvider,
   graphAccepted,
   freePort,
+  machineShares,
+  machineTicks,
+  processCpuMs,
   removeTempDirs,
   startApp,
   startFakeProvider,
@@ -56,30 +58,6 @@ const profileDir = process.env.BENCH_PROFILE;
 const spreadOver = 20;
 /** How long a measure waits, once its requests are done, for the codes its creates queued to be sent. */
 const sendTimeoutMs = 120_000;
-
-/**
- * The machine's CPU time so far in clock ticks: busy (user, nice, system, interrupts), stolen by a hypervisor for
- * other machines, and in all (busy, idle, I/O wait and stolen), summed over its CPUs; zeros where /proc is missing.
- */
-function machineTicks(): { busy: number; stolen: number; total: number } {
-  if (!existsSync('/proc/stat')) return { busy: 0, stolen: 0, total: 0 };
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const busy = user! + nice! + system! + irq! + softirq!;
-  return { busy, stolen: steal!, total: busy + idle! + iowait! + steal! };
-}
-
-/** CPU time (user + system) a process has used, in microseconds; 0 where /proc is missing. */
-function cpuMicros(pid: number | undefined): number {
-  const stat = `/proc/${pid}/stat`;
-  if (!pid || !existsSync(stat)) return 0;
-  const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100; // clock ticks are 1/100 s on Linux
-}
 
 interface Measure {
   name: string;
@@ -127,19 +105,16 @@ const warmUpSeconds = 1;
 async function run(measure: Measure, duration: number, graph: FakeProvider): Promise<Round> {
   await autocannon({ ...measure.options, connections, duration: warmUpSeconds });
   await codesSent(graph);
-  const before = measure.servers.map((server) => cpuMicros(server.pid));
+  const before = measure.servers.map((server) => processCpuMs(server.pid));
   const [benchBefore, machineBefore] = [process.cpuUsage(), machineTicks()];
   const result = await autocannon({ ...measure.options, connections, duration });
   const answered = Date.now();
   await codesSent(graph);
   const lastCodeMs = Date.now() - answered;
   const requests = Math.max(1, result.requests.total);
-  const cpu = measure.servers.map((server, i) => (cpuMicros(server.pid) - before[i]!) / requests);
+  const cpu = measure.servers.map((server, i) => (1000 * (processCpuMs(server.pid) - before[i]!)) / requests);
   const bench = process.cpuUsage(benchBefore);
-  const machine = machineTicks();
-  const elapsed = Math.max(1, machine.total - machineBefore.total);
-  const busy = (machine.busy - machineBefore.busy) / elapsed;
-  const stolen = (machine.stolen - machineBefore.stolen) / elapsed;
+  const { busy, stolen } = machineShares(machineBefore);
   const byStatus: Record<string, { count?: number }> = result.statusCodeStats ?? {};
   const unexpected = Object.entries(byStatus)
     .filter(([status]) => Number(status) !== measure.expected)

@@ -11,3 +11,4 @@ export * from './postgres.ts';
 export * from './redis.ts';
 export * from './processes.ts';
 export * from './metrics.ts';
+export * from './cpu-time.ts';
