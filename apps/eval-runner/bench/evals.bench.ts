@@ -177,8 +177,9 @@ async function measure(database: string | undefined): Promise<string[]> {
         detail = await api(`/evals/runs/${run.id}`);
       }
       if (detail.passed !== cases) throw new Error(`expected ${cases} passes, got ${JSON.stringify({ ...detail, results: undefined })}`);
-      const cpuPerCase = (processCpuMs(core.child.pid) + processCpuMs(runner.child.pid) - cpuBefore) / cases;
-      const coreCpuPerCase = (processCpuMs(core.child.pid) - coreBefore) / cases;
+      const coreAfter = processCpuMs(core.child.pid);
+      const cpuPerCase = (coreAfter + processCpuMs(runner.child.pid) - cpuBefore) / cases;
+      const coreCpuPerCase = (coreAfter - coreBefore) / cases;
       const { user, system } = process.cpuUsage(benchBefore);
       const machine = machineShares(machineBefore);
       // The first round warms the runner up (its clients, the agent's bundle): not counted.

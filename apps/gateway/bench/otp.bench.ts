@@ -255,7 +255,9 @@ async function main(): Promise<void> {
   // the mean of the baselines just before and just after its group, run seconds from it: the machine's speed moves
   // during a round, and the rows compared across deployments ran moments apart.
   const kinds = byDeployment[0]!.length;
-  const groups = Array.from({ length: kinds }, (_, kind) => byDeployment.map((_, d) => 1 + d * kinds + kind));
+  /** Where a deployment's measure of a kind (create, spread create, verify) is in `measures`, after the baseline. */
+  const measureIndex = (deployment: number, kind: number) => 1 + deployment * kinds + kind;
+  const groups = Array.from({ length: kinds }, (_, kind) => byDeployment.map((_, d) => measureIndex(d, kind)));
   for (const i of [0, ...groups.flat()]) await run(measures[i]!, 2, graph); // warm-up
   const results = measures.map((): Round[] => []);
   /** For each measure's round, the baseline run just before its group (its index in `results[0]`). */
@@ -263,8 +265,9 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const group of groups) {
       results[0]!.push(await run(measures[0]!, seconds, graph));
-      // Every other round takes the deployments in reverse: what one leaves behind (the database's own background
-      // writes after thousands of inserts) falls on the next, so a fixed order would always charge it to the same one.
+      // Every other round takes the deployments in reverse: whatever one measure leaves running (its database's
+      // background writes after thousands of inserts, say) falls on the next, and a fixed order would always charge it
+      // to the same deployment.
       for (const i of round % 2 === 0 ? group : group.toReversed()) {
         results[i]!.push(await run(measures[i]!, seconds, graph));
         before[i]!.push(results[0]!.length - 1);
@@ -306,7 +309,7 @@ async function main(): Promise<void> {
     oneCore < 0 || twoCores < 0
       ? []
       : byDeployment[twoCores]!.map((measure, kind) => {
-          const [one, two] = [oneCore, twoCores].map((d) => results[measures.indexOf(byDeployment[d]![kind]!)]!);
+          const [one, two] = [oneCore, twoCores].map((d) => results[measureIndex(d, kind)]!);
           const ratios = two!.map((r, k) => r.rps / one![k]!.rps);
           return `${measure.name.replace(' (PostgreSQL, 2 cores)', '')}: ${median(ratios).toFixed(2)}   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`;
         });
