@@ -7,10 +7,13 @@
  * runner spent per case (from /proc), and this process's (the fake models, and its polls of the run); and how busy
  * the machine's CPUs were during the run, by any process: on a machine near full use, a case's next model call waits
  * for a CPU as well as for the model. Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
- * medians are printed. At concurrency 32, each round's run is made again right after it with 100 clients reading
+ * medians are printed, with the warm-up run's ratio and CPU time per case and each round's beside them: a new runner
+ * and core spend less per case over their first several runs, so the rounds show where the medians sit. At
+ * concurrency 32, each round's run is made again right after it with 100 clients reading
  * its event stream (GET .../events) to its end, and the median of those runs' wall times over their plain ones' is
  * printed. It runs once with core on SQLite, once on a PostgreSQL database of its own (on the test server,
- * SVC_TEST_POSTGRES_URL; dropped at the end). BENCH_PROFILE=DIR writes CPU profiles of core and the runner.
+ * SVC_TEST_POSTGRES_URL; dropped at the end); BENCH_ONLY=SQLite or PostgreSQL runs only that one. BENCH_PROFILE=DIR
+ * writes CPU profiles of core and the runner.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +42,8 @@ const cases = Number(process.env.BENCH_CASES ?? 200);
 const turns = 3;
 const latencyMs = 50;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Only the stores whose name holds this text (`SQLite`, `PostgreSQL`). */
+const only = process.env.BENCH_ONLY ?? '';
 const concurrencies = [8, 32];
 /** The concurrency whose run is made again with `subscribers` reading its event stream. */
 const followedConcurrency = 32;
@@ -165,6 +170,7 @@ async function measure(database: string | undefined): Promise<string[]> {
     const followed: number[] = [];
     const benchCpu: number[] = [];
     const busy: number[] = [];
+    let warmUp = '';
     for (let round = 0; round <= rounds; round++) {
       const coreBefore = processCpuMs(core.child.pid);
       const cpuBefore = coreBefore + processCpuMs(runner.child.pid);
@@ -182,10 +188,14 @@ async function measure(database: string | undefined): Promise<string[]> {
       const coreCpuPerCase = (coreAfter - coreBefore) / cases;
       const { user, system } = process.cpuUsage(benchBefore);
       const machine = machineShares(machineBefore);
-      // The first round warms the runner up (its clients, the agent's bundle): not counted.
-      if (round === 0) continue;
-      ratios.push((Date.parse(detail.finished_at as string) - started) / ideal);
-      wallMs.push(Date.parse(detail.finished_at as string) - started);
+      const ms = Date.parse(detail.finished_at as string) - started;
+      // The first round warms the runner up (its clients, the agent's bundle): printed apart, not counted.
+      if (round === 0) {
+        warmUp = `${(ms / ideal).toFixed(2)} x ${cpuPerCase.toFixed(1)} ms`;
+        continue;
+      }
+      ratios.push(ms / ideal);
+      wallMs.push(ms);
       cpu.push(cpuPerCase);
       coreCpu.push(coreCpuPerCase);
       benchCpu.push((user + system) / 1000 / cases);
@@ -203,7 +213,8 @@ async function measure(database: string | undefined): Promise<string[]> {
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
         `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner), ` +
-        `bench ${median(benchCpu).toFixed(1)} ms per case, box ${Math.round(100 * median(busy))} % busy   [rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}]`,
+        `bench ${median(benchCpu).toFixed(1)} ms per case, box ${Math.round(100 * median(busy))} % busy   ` +
+        `[warm-up: ${warmUp}; rounds: ${ratios.map((r, i) => `${r.toFixed(2)} x ${cpu[i]!.toFixed(1)} ms`).join(', ')}]`,
     );
   }
   await gateway.stop();
@@ -214,13 +225,18 @@ async function measure(database: string | undefined): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const sqlite = await measure(undefined);
-  const postgres = await measure(await createPostgresDatabase());
+  const stores = [
+    { name: 'SQLite', database: async () => undefined },
+    { name: 'PostgreSQL', database: createPostgresDatabase },
+  ].filter(({ name }) => name.includes(only));
+  const rows: string[] = [];
+  for (const { name, database } of stores) {
+    for (const row of await measure(await database())) rows.push(`  core on ${`${name},`.padEnd(11)} ${row}\n`);
+  }
   process.stdout.write(
     `\neval run: ${cases} cases x ${turns} turns, agent and judge each answering after ${latencyMs} ms (median of ${rounds})\n`,
   );
-  for (const row of sqlite) process.stdout.write(`  core on SQLite,     ${row}\n`);
-  for (const row of postgres) process.stdout.write(`  core on PostgreSQL, ${row}\n`);
+  for (const row of rows) process.stdout.write(row);
 }
 
 try {
