@@ -9,11 +9,11 @@
  * for a CPU as well as for the model. Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
  * medians are printed, with the warm-up run's ratio and CPU time per case and each round's beside them: a new runner
  * and core spend less per case over their first several runs, so the rounds show where the medians sit. At
- * concurrency 32, each round's run is made again right after it with 100 clients reading
- * its event stream (GET .../events) to its end, and the median of those runs' wall times over their plain ones' is
- * printed. It runs once with core on SQLite, once on a PostgreSQL database of its own (on the test server,
- * SVC_TEST_POSTGRES_URL; dropped at the end); BENCH_ONLY=SQLite or PostgreSQL runs only that one. BENCH_PROFILE=DIR
- * writes CPU profiles of core and the runner.
+ * concurrency 32, each round's run is made again right after it with 100 clients reading its event stream
+ * (GET .../events) to its end, and the median of those runs' wall times over their plain ones' is printed. It runs
+ * once with core on SQLite, once on a PostgreSQL database of its own (on the test server, SVC_TEST_POSTGRES_URL;
+ * dropped at the end); BENCH_ONLY=SQLite or PostgreSQL runs only that one. BENCH_PROFILE=DIR writes CPU profiles of
+ * core and the runner.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
