@@ -163,7 +163,6 @@ async function measure(database: string | undefined): Promise<string[]> {
       ANTHROPIC_API_KEY: 'sk-bench',
     });
     const ideal = Math.ceil(cases / concurrency) * (turns + 1) * latencyMs;
-    const ratios: number[] = [];
     const cpu: number[] = [];
     const coreCpu: number[] = [];
     const wallMs: number[] = [];
@@ -194,7 +193,6 @@ async function measure(database: string | undefined): Promise<string[]> {
         warmUp = `${(ms / ideal).toFixed(2)} x ${cpuPerCase.toFixed(1)} ms`;
         continue;
       }
-      ratios.push(ms / ideal);
       wallMs.push(ms);
       cpu.push(cpuPerCase);
       coreCpu.push(coreCpuPerCase);
@@ -210,6 +208,7 @@ async function measure(database: string | undefined): Promise<string[]> {
           `(${median(followed)} ms against ${median(wallMs)} ms)   [rounds: ${followed.join(', ')} ms]`,
       );
     }
+    const ratios = wallMs.map((ms) => ms / ideal);
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
         `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner), ` +
