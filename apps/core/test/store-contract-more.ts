@@ -184,6 +184,40 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       expect(await store.chats.countConversations('ws_1', 'live')).toBe(1);
     });
 
+    it("keeps an environment's secrets apart from other environments' and workspaces', the newest value of each", async () => {
+      await store.workspaces.createWithOwner({ id: 'ws_2', slug: 'globex', name: null, createdAt: at(0) }, 'usr_1');
+      for (const workspaceId of ['ws_1', 'ws_2']) {
+        const versionId = `ver_${workspaceId}`;
+        await store.versions.create({
+          id: versionId,
+          workspaceId,
+          contentHash: `sha256:${workspaceId}`,
+          files: {},
+          gitCommit: null,
+          gitBranch: null,
+          authorId: 'usr_1',
+          createdAt: at(0),
+        });
+        for (const environment of ['live', 'preview']) await store.environments.deploy(workspaceId, environment, versionId, at(0));
+      }
+      await store.secrets.put('ws_1', 'live', 'SHOP_KEY', 'v1.old', at(1));
+      await store.secrets.put('ws_1', 'live', 'SHOP_KEY', 'v1.new', at(2));
+      await store.secrets.put('ws_1', 'live', 'CRM_KEY', 'v1.crm', at(3));
+      await store.secrets.put('ws_1', 'preview', 'SHOP_KEY', 'v1.preview', at(4));
+      await store.secrets.put('ws_2', 'live', 'SHOP_KEY', 'v1.other', at(5));
+      const byName = (rows: { name: string }[]) => [...rows].sort((a, b) => a.name.localeCompare(b.name));
+      expect(byName(await store.secrets.sealed('ws_1', 'live'))).toEqual([
+        { name: 'CRM_KEY', valueSealed: 'v1.crm' },
+        { name: 'SHOP_KEY', valueSealed: 'v1.new' },
+      ]);
+      expect(await store.secrets.sealed('ws_1', 'preview')).toEqual([{ name: 'SHOP_KEY', valueSealed: 'v1.preview' }]);
+      expect(await store.secrets.sealed('ws_1', 'staging')).toEqual([]);
+      expect(await store.secrets.list('ws_1', 'live')).toEqual([
+        { name: 'CRM_KEY', updatedAt: at(3) },
+        { name: 'SHOP_KEY', updatedAt: at(2) },
+      ]);
+    });
+
     it('counts exactly five failed attempts when more arrive at once, and verifies once', async () => {
       await store.verifications.create(verification('pv_1'), null, 100);
       const check = (id: string, codeHmac: string) => store.verifications.check('ws_1', id, codeHmac, at(5), 5);

@@ -33,6 +33,17 @@ async function insertMessages(tx: PgTx, messages: ChatMessage[]): Promise<void> 
 }
 
 export function createPostgresAgents(db: PgDb, transact: Transact): AgentsStore {
+  // Read at every lease of an environment's cases: prepared once.
+  const sealedSecrets = db
+    .select({ name: environmentSecrets.name, valueSealed: environmentSecrets.valueSealed })
+    .from(environmentSecrets)
+    .where(
+      and(
+        eq(environmentSecrets.workspaceId, sql.placeholder('workspaceId')),
+        eq(environmentSecrets.environment, sql.placeholder('environment')),
+      ),
+    )
+    .prepare('agents_sealed_secrets');
   const versionById = async (id: string) => (await db.select().from(agentVersions).where(eq(agentVersions.id, id)))[0];
   const versionByHash = async (reader: PgDb | PgTx, workspaceId: string, contentHash: string) =>
     (
@@ -128,10 +139,7 @@ export function createPostgresAgents(db: PgDb, transact: Transact): AgentsStore 
           .orderBy(asc(environmentSecrets.name));
       },
       async sealed(workspaceId, environment) {
-        return db
-          .select({ name: environmentSecrets.name, valueSealed: environmentSecrets.valueSealed })
-          .from(environmentSecrets)
-          .where(and(eq(environmentSecrets.workspaceId, workspaceId), eq(environmentSecrets.environment, environment)));
+        return sealedSecrets.execute({ workspaceId, environment });
       },
     },
     chats: {

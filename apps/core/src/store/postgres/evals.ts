@@ -70,6 +70,25 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
     .where(and(eq(evalCases.id, sql.placeholder('id')), eq(evalCases.workspaceId, sql.placeholder('workspaceId'))))
     .prepare('evals_case_by_id');
   const anyOpenExecution = openExecutionsOf(db, sql.placeholder('runId')).limit(1).prepare('evals_any_open');
+  const casesByIds = db
+    .select()
+    .from(evalCases)
+    .where(and(eq(evalCases.workspaceId, sql.placeholder('workspaceId')), sql`${evalCases.id} = any(${sql.placeholder('ids')})`))
+    .prepare('evals_cases_by_ids');
+  // In the order the cases were made, each case's replays by attempt: the order results are shown in.
+  const executionsOfRun = db
+    .select({ execution: evalExecutions })
+    .from(evalExecutions)
+    .innerJoin(evalCases, eq(evalCases.id, evalExecutions.caseId))
+    .where(eq(evalExecutions.runId, sql.placeholder('runId')))
+    .orderBy(asc(evalCases.createdAt), asc(evalCases.id), asc(evalExecutions.attempt))
+    .prepare('evals_executions_of_run');
+  const overridesOfRun = db
+    .select()
+    .from(evalOverrides)
+    .where(eq(evalOverrides.runId, sql.placeholder('runId')))
+    .orderBy(asc(evalOverrides.caseId))
+    .prepare('evals_overrides_of_run');
 
   /**
    * The executions a lease may take, fairly across runs, as on SQLite: a run's place in line is what it holds
@@ -109,11 +128,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
       },
       async getMany(workspaceId, ids) {
         if (ids.length === 0) return [];
-        const rows = await db
-          .select()
-          .from(evalCases)
-          .where(and(eq(evalCases.workspaceId, workspaceId), inArray(evalCases.id, ids)));
-        return rows.map(toCase);
+        return (await casesByIds.execute({ workspaceId, ids })).map(toCase);
       },
       async list(workspaceId, agent) {
         const rows = await db
@@ -197,17 +212,10 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         return Number(result.rows[0]!.xmin);
       },
       async executions(runId) {
-        // In the order the cases were made, each case's replays by attempt: the order results are shown in.
-        const rows = await db
-          .select({ execution: evalExecutions })
-          .from(evalExecutions)
-          .innerJoin(evalCases, eq(evalCases.id, evalExecutions.caseId))
-          .where(eq(evalExecutions.runId, runId))
-          .orderBy(asc(evalCases.createdAt), asc(evalCases.id), asc(evalExecutions.attempt));
-        return rows.map((row) => toExecution(row.execution));
+        return (await executionsOfRun.execute({ runId })).map((row) => toExecution(row.execution));
       },
       async overrides(runId) {
-        return db.select().from(evalOverrides).where(eq(evalOverrides.runId, runId)).orderBy(asc(evalOverrides.caseId));
+        return overridesOfRun.execute({ runId });
       },
       async reviews(workspaceId, since) {
         const rows = await db

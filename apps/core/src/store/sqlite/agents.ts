@@ -4,7 +4,7 @@ import type { AgentsStore, ChatMessage } from '../agents-store.ts';
 import { pageOf } from '../page.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
-import { placeholders } from './prepared.ts';
+import { p, placeholders } from './prepared.ts';
 import { agentVersions, chatMessages, chats, environmentSecrets, environments, flags } from './schema.ts';
 
 /** What an inbox row shows beside the chat, each computed in the page's one query. */
@@ -28,6 +28,12 @@ export function messageInserter(db: SqliteDb): (messages: ChatMessage[]) => void
 
 export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
   const insertMessages = messageInserter(db);
+  // Read at every lease of an environment's cases: prepared once.
+  const sealedSecrets = db
+    .select({ name: environmentSecrets.name, valueSealed: environmentSecrets.valueSealed })
+    .from(environmentSecrets)
+    .where(and(eq(environmentSecrets.workspaceId, p('workspaceId')), eq(environmentSecrets.environment, p('environment'))))
+    .prepare();
   const versionById = (id: string) => db.select().from(agentVersions).where(eq(agentVersions.id, id)).get();
   const versionByHash = (workspaceId: string, contentHash: string) =>
     db
@@ -122,11 +128,7 @@ export function createSqliteAgents(db: SqliteDb, write: Write): AgentsStore {
           .all();
       },
       async sealed(workspaceId, environment) {
-        return db
-          .select({ name: environmentSecrets.name, valueSealed: environmentSecrets.valueSealed })
-          .from(environmentSecrets)
-          .where(and(eq(environmentSecrets.workspaceId, workspaceId), eq(environmentSecrets.environment, environment)))
-          .all();
+        return sealedSecrets.all({ workspaceId, environment });
       },
     },
     chats: {

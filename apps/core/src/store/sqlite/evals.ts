@@ -31,6 +31,26 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
     .where(eq(evalRuns.id, p('id')))
     .prepare();
   const runById = (id: string) => runByIdQuery.get({ id });
+  // The ids go as one JSON array: one statement, prepared once, holds any number of cases.
+  const casesByIds = db
+    .select()
+    .from(evalCases)
+    .where(and(eq(evalCases.workspaceId, p('workspaceId')), sql`${evalCases.id} in (select value from json_each(${p('ids')}))`))
+    .prepare();
+  // In the order the cases were made, each case's replays by attempt: the order results are shown in.
+  const executionsOfRun = db
+    .select({ execution: evalExecutions })
+    .from(evalExecutions)
+    .innerJoin(evalCases, eq(evalCases.id, evalExecutions.caseId))
+    .where(eq(evalExecutions.runId, p('runId')))
+    .orderBy(asc(evalCases.createdAt), asc(evalCases.id), asc(evalExecutions.attempt))
+    .prepare();
+  const overridesOfRun = db
+    .select()
+    .from(evalOverrides)
+    .where(eq(evalOverrides.runId, p('runId')))
+    .orderBy(asc(evalOverrides.caseId))
+    .prepare();
   const takeExecution = db
     .update(evalExecutions)
     .set({ status: 'leased', leaseOwner: bound('owner'), leaseId: bound('leaseId'), leaseUntil: bound('until') })
@@ -122,12 +142,7 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
       },
       async getMany(workspaceId, ids) {
         if (ids.length === 0) return [];
-        return db
-          .select()
-          .from(evalCases)
-          .where(and(eq(evalCases.workspaceId, workspaceId), inArray(evalCases.id, ids)))
-          .all()
-          .map(toCase);
+        return casesByIds.all({ workspaceId, ids: JSON.stringify(ids) }).map(toCase);
       },
       async list(workspaceId, agent) {
         return db
@@ -208,18 +223,10 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         return Number.MAX_SAFE_INTEGER;
       },
       async executions(runId) {
-        // In the order the cases were made, each case's replays by attempt: the order results are shown in.
-        return db
-          .select({ execution: evalExecutions })
-          .from(evalExecutions)
-          .innerJoin(evalCases, eq(evalCases.id, evalExecutions.caseId))
-          .where(eq(evalExecutions.runId, runId))
-          .orderBy(asc(evalCases.createdAt), asc(evalCases.id), asc(evalExecutions.attempt))
-          .all()
-          .map((row) => toExecution(row.execution));
+        return executionsOfRun.all({ runId }).map((row) => toExecution(row.execution));
       },
       async overrides(runId) {
-        return db.select().from(evalOverrides).where(eq(evalOverrides.runId, runId)).orderBy(asc(evalOverrides.caseId)).all();
+        return overridesOfRun.all({ runId });
       },
       async reviews(workspaceId, since) {
         const rows = await db
