@@ -236,7 +236,8 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
     await store.evalRuns.create(run, executions);
     work.notify();
     log.info({ workspace: membership.slug, run: run.id, environment: name, cases: matched.length, trigger }, 'eval run started');
-    return view(run, (await graded(run)).counts);
+    // Just made, nothing in it graded yet: its counts come from what it was made with, not from reading it back.
+    return view(run, gradeRun(run, executions, [], new Map()).counts);
   }
 
   return {
