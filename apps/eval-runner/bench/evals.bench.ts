@@ -3,7 +3,9 @@
  * eval runner as their own processes. The agent is on the real OpenAI client against a fake OpenAI-compatible server
  * answering after 50 ms, the judge on the real Anthropic client against a fake Messages server answering after
  * 50 ms. Printed for EVAL_CONCURRENCY 8 and 32: the wall time from the POST that starts the run to the run's
- * finished_at, as a ratio of the ideal ceil(cases / concurrency) x (turns + 1) x 50 ms; the CPU time core and the
+ * finished_at, as a ratio of the ideal ceil(cases / concurrency) x (turns + 1) x 50 ms, and of a bare client's time
+ * (a process of its own replaying the same schedule against the same fake models through Node's http, right before
+ * each run: the floor this machine and the fake models set, which the ideal leaves out); the CPU time core and the
  * runner spent per case (from /proc), and this process's (the fake models, and its polls of the run); and how busy
  * the machine's CPUs were during the run, by any process: on a machine near full use, a case's next model call waits
  * for a CPU as well as for the model. Each concurrency runs BENCH_ROUNDS times (3) after a warm-up run, and the
@@ -60,6 +62,39 @@ const read = async () => {
   return (await response.text()).split('\\n').filter((line) => line === 'event: result').length;
 };
 process.stdout.write(JSON.stringify(await Promise.all(Array.from({ length: Number(count) }, read))));
+`;
+
+/**
+ * The bare client's process: a run's schedule without svc, for the floor the machine and the fake models set. It
+ * replays argv[3] cases, argv[5] at once, each as argv[4] calls to the agent's server (argv[1]) then one to the judge's
+ * (argv[2]), in turn, through Node's own http on keep-alive connections opened beforehand; prints the wall time in ms.
+ */
+const bareClientScript = `
+import http from 'node:http';
+const [agentUrl, judgeUrl, cases, turns, concurrency] = process.argv.slice(1);
+const agent = new http.Agent({ keepAlive: true });
+const post = (url) => new Promise((resolve, reject) => {
+  const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
+    response.resume();
+    response.on('end', resolve);
+    response.on('error', reject);
+  });
+  request.on('error', reject);
+  request.end('{}');
+});
+// Its connections opened first, as a runner's are by the time it replays a run.
+await Promise.all(Array.from({ length: Number(concurrency) }, () => Promise.all([post(agentUrl), post(judgeUrl)])));
+let next = 0;
+const started = performance.now();
+await Promise.all(Array.from({ length: Number(concurrency) }, async () => {
+  while (next < Number(cases)) {
+    next++;
+    for (let turn = 0; turn < Number(turns); turn++) await post(agentUrl);
+    await post(judgeUrl);
+  }
+}));
+process.stdout.write(String(Math.round(performance.now() - started)));
+agent.destroy();
 `;
 
 function start(entry: string, env: Record<string, string>): ProcessGroup {
@@ -141,6 +176,21 @@ async function measure(database: string | undefined): Promise<string[]> {
     return JSON.parse(stdout) as number[];
   }
 
+  /** The wall time of a run's schedule replayed by the bare client against the same fake models. */
+  async function bareClientRun(concurrency: number): Promise<number> {
+    const { stdout } = await execFileAsync(process.execPath, [
+      '--input-type=module',
+      '-e',
+      bareClientScript,
+      `${agentModel.url}/v1/chat/completions`,
+      `${judgeModel.url}/v1/messages`,
+      String(cases),
+      String(turns),
+      String(concurrency),
+    ]);
+    return Number(stdout);
+  }
+
   /** The wall time of a run read by `subscribers` streams, from the POST to finished_at. */
   async function followedRun(): Promise<number> {
     const started = Date.now();
@@ -166,11 +216,15 @@ async function measure(database: string | undefined): Promise<string[]> {
     const cpu: number[] = [];
     const coreCpu: number[] = [];
     const wallMs: number[] = [];
+    /** The bare client's wall times, each right before its round's run. */
+    const bareMs: number[] = [];
     const followed: number[] = [];
     const benchCpu: number[] = [];
     const busy: number[] = [];
     let warmUp = '';
     for (let round = 0; round <= rounds; round++) {
+      // Right before the run, in the same state of the machine.
+      const bare = await bareClientRun(concurrency);
       const coreBefore = processCpuMs(core.child.pid);
       const cpuBefore = coreBefore + processCpuMs(runner.child.pid);
       const [benchBefore, machineBefore] = [process.cpuUsage(), machineTicks()];
@@ -194,6 +248,7 @@ async function measure(database: string | undefined): Promise<string[]> {
         continue;
       }
       wallMs.push(ms);
+      bareMs.push(bare);
       cpu.push(cpuPerCase);
       coreCpu.push(coreCpuPerCase);
       benchCpu.push((user + system) / 1000 / cases);
@@ -211,9 +266,10 @@ async function measure(database: string | undefined): Promise<string[]> {
     const ratios = wallMs.map((ms) => ms / ideal);
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
+        `${median(wallMs.map((ms, i) => ms / bareMs[i]!)).toFixed(2)} x the bare client's (${median(bareMs.map((ms) => ms / ideal)).toFixed(2)} x ideal), ` +
         `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner), ` +
         `bench ${median(benchCpu).toFixed(1)} ms per case, box ${Math.round(100 * median(busy))} % busy   ` +
-        `[warm-up: ${warmUp}; rounds: ${ratios.map((r, i) => `${r.toFixed(2)} x ${cpu[i]!.toFixed(1)} ms`).join(', ')}]`,
+        `[warm-up: ${warmUp}; rounds: ${ratios.map((r, i) => `${r.toFixed(2)} x ${cpu[i]!.toFixed(1)} ms (bare ${(bareMs[i]! / ideal).toFixed(2)} x)`).join(', ')}]`,
     );
   }
   await gateway.stop();
