@@ -73,7 +73,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
   const casesByIds = db
     .select()
     .from(evalCases)
-    .where(and(eq(evalCases.workspaceId, sql.placeholder('workspaceId')), sql`${evalCases.id} = any(${sql.placeholder('ids')})`))
+    .where(and(eq(evalCases.workspaceId, sql.placeholder('workspaceId')), sql`${evalCases.id} = any(${sql.placeholder('ids')}::text[])`))
     .prepare('evals_cases_by_ids');
   // In the order the cases were made, each case's replays by attempt: the order results are shown in.
   const executionsOfRun = db

@@ -19,7 +19,7 @@ import { messageInserter } from './agents.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { applyFlagChange } from './flags.ts';
-import { bound, p, placeholders } from './prepared.ts';
+import { bound, inJsonArray, p, placeholders } from './prepared.ts';
 import { chats, evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
 
 export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
@@ -31,11 +31,10 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
     .where(eq(evalRuns.id, p('id')))
     .prepare();
   const runById = (id: string) => runByIdQuery.get({ id });
-  // The ids go as one JSON array: one statement, prepared once, holds any number of cases.
   const casesByIds = db
     .select()
     .from(evalCases)
-    .where(and(eq(evalCases.workspaceId, p('workspaceId')), sql`${evalCases.id} in (select value from json_each(${p('ids')}))`))
+    .where(and(eq(evalCases.workspaceId, p('workspaceId')), inJsonArray(evalCases.id, 'ids')))
     .prepare();
   // In the order the cases were made, each case's replays by attempt: the order results are shown in.
   const executionsOfRun = db

@@ -29,7 +29,7 @@ import {
   senders,
   testNumbers,
 } from './schema.ts';
-import { bound, p, placeholders } from './prepared.ts';
+import { bound, inJsonArray, p, placeholders } from './prepared.ts';
 
 const keyIs = (scope: IdempotencyScope) =>
   and(
@@ -138,11 +138,10 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       .prepare();
   const dueMessages = dueMessagesQuery(false);
   const claimableMessages = dueMessagesQuery(true);
-  // The ids go as one JSON array: one statement, prepared once, holds any number of messages.
   const holdMessages = db
     .update(messageOutbox)
     .set({ claimId: bound('claimId'), claimedUntil: bound('until') })
-    .where(sql`${messageOutbox.id} in (select value from json_each(${p('ids')}))`)
+    .where(inJsonArray(messageOutbox.id, 'ids'))
     .prepare();
   const finishMessage = db
     .update(messageOutbox)

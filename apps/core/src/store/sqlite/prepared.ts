@@ -1,4 +1,4 @@
-import { getTableColumns, type Placeholder, sql, type Table } from 'drizzle-orm';
+import { getTableColumns, type Placeholder, sql, type SQLWrapper, type Table } from 'drizzle-orm';
 
 export const p = sql.placeholder;
 
@@ -12,3 +12,6 @@ export function placeholders<T extends Table>(table: T): Record<keyof T['_']['co
 
 /** A placeholder where drizzle's types take SQL, not a placeholder (the values an update sets). */
 export const bound = (name: string) => sql`${p(name)}`;
+
+/** `column` is one of the values of the JSON array bound as `name`: a statement prepared once holds any number of them. */
+export const inJsonArray = (column: SQLWrapper, name: string) => sql`${column} in (select value from json_each(${p(name)}))`;
