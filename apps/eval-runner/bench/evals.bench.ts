@@ -52,6 +52,9 @@ const followedConcurrency = 32;
 const subscribers = 100;
 const apps = fileURLToPath(new URL('../../', import.meta.url));
 const execFileAsync = promisify(execFile);
+/** Runs a script of this file in a node process of its own with `args`; answers what it printed. */
+const runScript = async (script: string, ...args: string[]) =>
+  (await execFileAsync(process.execPath, ['--input-type=module', '-e', script, ...args])).stdout;
 
 /** The subscribers' process: reads the stream at argv[1] with the token at argv[2], argv[3] times at once. */
 const subscriberScript = `
@@ -165,30 +168,15 @@ async function measure(database: string | undefined): Promise<string[]> {
    */
   async function subscribe(runId: string): Promise<number[]> {
     const url = `http://127.0.0.1:${port}/api/developer/v1/demo/evals/runs/${runId}/events`;
-    const { stdout } = await execFileAsync(process.execPath, [
-      '--input-type=module',
-      '-e',
-      subscriberScript,
-      url,
-      token,
-      String(subscribers),
-    ]);
-    return JSON.parse(stdout) as number[];
+    return JSON.parse(await runScript(subscriberScript, url, token, String(subscribers))) as number[];
   }
 
   /** The wall time of a run's schedule replayed by the bare client against the same fake models. */
   async function bareClientRun(concurrency: number): Promise<number> {
-    const { stdout } = await execFileAsync(process.execPath, [
-      '--input-type=module',
-      '-e',
-      bareClientScript,
-      `${agentModel.url}/v1/chat/completions`,
-      `${judgeModel.url}/v1/messages`,
-      String(cases),
-      String(turns),
-      String(concurrency),
-    ]);
-    return Number(stdout);
+    const agentUrl = `${agentModel.url}/v1/chat/completions`;
+    return Number(
+      await runScript(bareClientScript, agentUrl, `${judgeModel.url}/v1/messages`, String(cases), String(turns), String(concurrency)),
+    );
   }
 
   /** The wall time of a run read by `subscribers` streams, from the POST to finished_at. */
@@ -264,12 +252,13 @@ async function measure(database: string | undefined): Promise<string[]> {
       );
     }
     const ratios = wallMs.map((ms) => ms / ideal);
+    const bareRatios = bareMs.map((ms) => ms / ideal);
     rows.push(
       `EVAL_CONCURRENCY ${String(concurrency).padStart(2)}: ${median(ratios).toFixed(2)} x ideal (${ideal} ms), ` +
-        `${median(wallMs.map((ms, i) => ms / bareMs[i]!)).toFixed(2)} x the bare client's (${median(bareMs.map((ms) => ms / ideal)).toFixed(2)} x ideal), ` +
+        `${median(wallMs.map((ms, i) => ms / bareMs[i]!)).toFixed(2)} x the bare client's (${median(bareRatios).toFixed(2)} x ideal), ` +
         `${median(cpu).toFixed(1)} ms CPU per case (core ${median(coreCpu).toFixed(1)} + runner), ` +
         `bench ${median(benchCpu).toFixed(1)} ms per case, box ${Math.round(100 * median(busy))} % busy   ` +
-        `[warm-up: ${warmUp}; rounds: ${ratios.map((r, i) => `${r.toFixed(2)} x ${cpu[i]!.toFixed(1)} ms (bare ${(bareMs[i]! / ideal).toFixed(2)} x)`).join(', ')}]`,
+        `[warm-up: ${warmUp}; rounds: ${ratios.map((r, i) => `${r.toFixed(2)} x ${cpu[i]!.toFixed(1)} ms (bare ${bareRatios[i]!.toFixed(2)} x)`).join(', ')}]`,
     );
   }
   await gateway.stop();
