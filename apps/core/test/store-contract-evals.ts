@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type EvalExecutionRecord, type EvalRunRecord, type ExecutionReport, pendingExecution } from '../src/store/evals-store.ts';
+import {
+  type EvalExecutionRecord,
+  type EvalRunRecord,
+  type ExecutionReport,
+  pendingExecution,
+  newRunCounts,
+} from '../src/store/evals-store.ts';
 import type { EvalCaseRecord } from '../src/store/flags-store.ts';
 import type { Page } from '../src/store/page.ts';
 import type { Store } from '../src/store/store.ts';
@@ -64,6 +70,7 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
       createdBy: 'ada@example.com',
       createdAt: at(2),
       finishedAt: null,
+      counts: newRunCounts(0),
       ...changes,
     });
     const execution = (id: string, runId: string, caseId: string, attempt = 1): EvalExecutionRecord =>

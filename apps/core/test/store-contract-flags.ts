@@ -1,5 +1,6 @@
+import type { Verdict } from '@svc/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pendingExecution } from '../src/store/evals-store.ts';
+import { pendingExecution, newRunCounts } from '../src/store/evals-store.ts';
 import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../src/store/flags-store.ts';
 import type { Store } from '../src/store/store.ts';
 import type { OpenStore } from './open-store.ts';
@@ -111,8 +112,8 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
       ...changes,
     });
 
-    /** A run on `environment` of these cases whose every replay passed and was reported: complete, not finished. */
-    const completeRun = async (id: string, caseIds: string[], environment = 'live') => {
+    /** A run on `environment` of these cases whose every replay passed (or `verdict`) and was reported: complete, not finished. */
+    const completeRun = async (id: string, caseIds: string[], environment = 'live', verdict: Verdict = 'pass') => {
       const executions = caseIds.map((caseId, i) =>
         pendingExecution({ id: `${id}_exe_${i}`, runId: id, caseId, attempt: 1, agent: 'support', judge: null }),
       );
@@ -134,6 +135,7 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
           createdBy: 'svc',
           createdAt: at(4),
           finishedAt: null,
+          counts: newRunCounts(caseIds.length),
         },
         executions,
       );
@@ -141,7 +143,7 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
         const reported = {
           executionId: leased.id,
           leaseId: leased.leaseId!,
-          verdict: 'pass' as const,
+          verdict,
           reasoning: 'ok',
           replay: null,
           at: at(5),
@@ -202,20 +204,37 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
       expect(await store.evalRuns.finish('run_1', at(7), [])).toBe('not_finishable');
     });
 
-    it('names the open flags that a finished run on live replayed after they last changed, in the order the runs finished', async () => {
+    it('names the open flags whose case passed a finished run on live after they last changed, with the first such run', async () => {
       await openFlagsWithCases();
       await completeRun('run_live', ['case_1']);
       await completeRun('run_preview', ['case_2'], 'preview');
       await completeRun('run_open', ['case_2']);
-      expect(await store.evalRuns.passedWhileOpen('live')).toEqual([]);
+      await completeRun('run_failed', ['case_2'], 'live', 'fail');
+      const passed = () => store.evalRuns.passedWhileOpen('live', undefined, 10);
+      expect(await passed()).toEqual([]);
+      await store.evalRuns.finish('run_failed', at(5), []);
+      // A failure fixes nothing.
+      expect(await passed()).toEqual([]);
       await store.evalRuns.finish('run_live', at(6), []);
       await store.evalRuns.finish('run_preview', at(6), []);
-      expect(await store.evalRuns.passedWhileOpen('live')).toEqual([{ flagId: 'flag_1', workspaceId: 'ws_1', runId: 'run_live' }]);
+      const byRun = (flagId: string, runId: string, finishedAt: string) => ({
+        flagId,
+        workspaceId: 'ws_1',
+        runId,
+        versionId: 'ver_ws_1',
+        finishedAt,
+      });
+      expect(await passed()).toEqual([byRun('flag_1', 'run_live', at(6))]);
       // Changed after the run finished: what the run graded is not what the flag asks for now.
       await store.flags.change(change('flag_1', 0, { note: 'say hello back', evalCaseId: 'case_1', updatedAt: at(7) }));
-      expect(await store.evalRuns.passedWhileOpen('live')).toEqual([]);
+      expect(await passed()).toEqual([]);
       await store.evalRuns.finish('run_open', at(8), []);
-      expect(await store.evalRuns.passedWhileOpen('live')).toEqual([{ flagId: 'flag_2', workspaceId: 'ws_1', runId: 'run_open' }]);
+      expect(await passed()).toEqual([byRun('flag_2', 'run_open', at(8))]);
+      // A page at a time, by flag id.
+      await store.flags.change(change('flag_1', 1, { note: 'say hello back', evalCaseId: 'case_1', updatedAt: at(1) }));
+      expect(await store.evalRuns.passedWhileOpen('live', undefined, 1)).toEqual([byRun('flag_1', 'run_live', at(6))]);
+      expect(await store.evalRuns.passedWhileOpen('live', 'flag_1', 1)).toEqual([byRun('flag_2', 'run_open', at(8))]);
+      expect(await store.evalRuns.passedWhileOpen('live', 'flag_2', 1)).toEqual([]);
     });
 
     it("finds a message with its chat only in the chat's workspace", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EventRecord, githubAppUser } from '../src/store/automation-store.ts';
+import { newRunCounts } from '../src/store/evals-store.ts';
 import type { Store } from '../src/store/store.ts';
 import type { OpenStore } from './open-store.ts';
 
@@ -135,6 +136,7 @@ export function describeGithubStoreContract(name: string, open: OpenStore): void
           createdBy: githubAppUser.email,
           createdAt: at(1),
           finishedAt: null,
+          counts: newRunCounts(0),
         },
         [],
       );

@@ -1,6 +1,7 @@
 import type { OpenStore } from './open-store.ts';
 import { describeClaimsStoreContract } from './store-contract-claims.ts';
 import { describeDigestStoreContract } from './store-contract-digest.ts';
+import { describeEvalCountsStoreContract } from './store-contract-eval-counts.ts';
 import { describeEvalsStoreContract } from './store-contract-evals.ts';
 import { describeFlagsStoreContract } from './store-contract-flags.ts';
 import { describeGithubStoreContract } from './store-contract-github.ts';
@@ -21,6 +22,7 @@ export function describeStoreContracts(name: string, open: OpenStore): void {
   describeMembersStoreContract(name, open);
   describeFlagsStoreContract(name, open);
   describeEvalsStoreContract(name, open);
+  describeEvalCountsStoreContract(name, open);
   describeDigestStoreContract(name, open);
   describeGithubStoreContract(name, open);
   describeClaimsStoreContract(name, open);

@@ -7,13 +7,12 @@ import {
   type PageQuery,
   type RunTrigger,
   type StartRunInput,
-  type Verdict,
 } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
 import { z } from 'zod';
 import { authorize } from '../authorization.ts';
 import type { CoreConfig } from '../config.ts';
-import { type EvalRunRecord, pendingExecution } from '../store/evals-store.ts';
+import { type EvalRunCounts, type EvalRunRecord, newRunCounts, pendingExecution } from '../store/evals-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { liveEnvironment } from './deployments.ts';
@@ -23,6 +22,9 @@ import { newId } from './ids.ts';
 import { deterministicGrader, judgeFor } from './judges.ts';
 import { nextCursorOf, pageRequest } from './pages.ts';
 import type { WorkSignal } from './work-signal.ts';
+
+/** Open flags the start-up repair reads at a time. */
+const repairBatch = 100;
 
 /** Finishing a run is recomputed when a flag changes meanwhile, this many times at most. */
 const maxFinishAttempts = 5;
@@ -63,23 +65,11 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
     return run;
   }
 
-  /** The verdict of each case of a run whose replays are all done (overrides included). */
-  async function verdictsOf(run: EvalRunRecord): Promise<Map<string, Verdict>> {
-    const [executions, overrides] = await Promise.all([store.evalRuns.executions(run.id), store.evalRuns.overrides(run.id)]);
-    return new Map(gradeRun(run, executions, overrides, new Map()).results.map((r) => [r.case_id, r.verdict]));
-  }
-
-  /** The verdict of each case in a run's baseline. */
-  async function baselineOf(run: EvalRunRecord): Promise<Map<string, Verdict>> {
-    const baseline = run.baselineRunId ? await store.evalRuns.get(run.workspaceId, run.baselineRunId) : undefined;
-    return baseline ? verdictsOf(baseline) : new Map();
-  }
-
   async function graded(run: EvalRunRecord) {
     const [executions, overrides, baseline] = await Promise.all([
       store.evalRuns.executions(run.id),
       store.evalRuns.overrides(run.id),
-      baselineOf(run),
+      store.evalRuns.baselineVerdicts(run.id),
     ]);
     // The moment the last replay was reported: when the run is done, whenever its finish is written.
     const reportedAt = executions.reduce<string | null>(
@@ -89,7 +79,8 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
     return { ...gradeRun(run, executions, overrides, baseline), reportedAt, executions };
   }
 
-  function view(run: EvalRunRecord, counts: ReturnType<typeof gradeRun>['counts']): EvalRunView {
+  /** A run as lists show it, with its counts as stored, or as graded from its executions when given. */
+  function view(run: EvalRunRecord, counts: EvalRunCounts = run.counts): EvalRunView {
     return {
       id: run.id,
       environment: run.environment,
@@ -220,6 +211,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
       createdBy,
       createdAt: at,
       finishedAt: null,
+      counts: newRunCounts(matched.length),
     };
     const executions = matched.flatMap((c) =>
       Array.from({ length: repeat }, (_, i) =>
@@ -236,8 +228,8 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
     await store.evalRuns.create(run, executions);
     work.notify();
     log.info({ workspace: membership.slug, run: run.id, environment: name, cases: matched.length, trigger }, 'eval run started');
-    // Just made, nothing in it graded yet: its counts come from what it was made with, not from reading it back.
-    return view(run, gradeRun(run, executions, [], new Map()).counts);
+    // Just made, nothing in it graded yet: its counts are what it was made with, not read back.
+    return view(run);
   }
 
   return {
@@ -245,7 +237,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
 
     async list(workspaceId: string, environment: string | undefined, query: PageQuery) {
       const page = await store.evalRuns.list(workspaceId, environment, pageRequest(query, z.iso.datetime()));
-      const runs = await Promise.all(page.items.map(async (run) => view(run, (await graded(run)).counts)));
+      const runs = page.items.map((run) => view(run));
       return { runs, next_cursor: nextCursorOf(page, (run) => ({ key: run.createdAt, id: run.id })) };
     },
 
@@ -268,8 +260,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
       }
       reported?.notify();
       await announceEnd(id);
-      const cancelled = await found(membership.id, id);
-      return view(cancelled, (await graded(cancelled)).counts);
+      return view(await found(membership.id, id));
     },
 
     /** A person's pass or fail replaces the grader's for one case; null gives the grader's back. */
@@ -292,7 +283,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
       const overrides = await store.evalRuns.overrides(run.id);
       const result = resultOf(run, replays, {
         override: overrides.find((o) => o.caseId === caseId),
-        baseline: (await baselineOf(run)).get(caseId) ?? null,
+        baseline: (await store.evalRuns.baselineVerdicts(run.id)).get(caseId) ?? null,
       });
       await overrideFlag(run, result, email);
       return result;
@@ -318,30 +309,30 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
     /**
      * What a core that stopped at the wrong moment left undone: runs whose executions were all reported but that were
      * not finished, and open flags that a finished run on live passed after they last changed (an earlier version
-     * fixed flags after the finish, so a stop in between left them open). Answers how many of each it finished and fixed.
+     * fixed flags after the finish, so a stop in between left them open). Reads only what is pending (open runs, open
+     * flags), in batches, and stops between batches once `signal` aborts. Answers how many of each it finished and fixed.
      */
-    async finishLeftOver(): Promise<{ runs: number; flags: number }> {
+    async finishLeftOver(signal?: AbortSignal): Promise<{ runs: number; flags: number }> {
       const complete = await store.evalRuns.complete();
       for (const id of complete) await finish(id);
-      const verdicts = new Map<string, Promise<Map<string, Verdict>>>();
-      const fixed = new Set<string>();
-      for (const { flagId, workspaceId, runId } of await store.evalRuns.passedWhileOpen(liveEnvironment)) {
-        if (fixed.has(flagId)) continue;
-        const run = await store.evalRuns.get(workspaceId, runId);
-        const flag = await store.flags.get(workspaceId, flagId);
-        if (!run || !flag?.evalCaseId) continue;
-        if (!verdicts.has(runId)) verdicts.set(runId, verdictsOf(run));
-        if ((await verdicts.get(runId))?.get(flag.evalCaseId) !== 'pass') continue;
-        try {
-          await flags.markFixed(flagId, run.version.id, run.finishedAt ?? clock().toISOString());
-          fixed.add(flagId);
-        } catch (error) {
-          // Changed since (removed, its note cleared): it keeps the state a member gave it.
-          if (!(error instanceof DomainError)) throw error;
-          log.info({ run: run.id, flag: flagId, reason: error.message }, 'a finished run left a flag as it was');
+      let fixed = 0;
+      let after: string | undefined;
+      while (!signal?.aborted) {
+        const batch = await store.evalRuns.passedWhileOpen(liveEnvironment, after, repairBatch);
+        for (const { flagId, runId, versionId, finishedAt } of batch) {
+          try {
+            await flags.markFixed(flagId, versionId, finishedAt);
+            fixed += 1;
+          } catch (error) {
+            // Changed since (removed, its note cleared): it keeps the state a member gave it.
+            if (!(error instanceof DomainError)) throw error;
+            log.info({ run: runId, flag: flagId, reason: error.message }, 'a finished run left a flag as it was');
+          }
         }
+        if (batch.length < repairBatch) break;
+        after = batch.at(-1)?.flagId;
       }
-      return { runs: complete.length, flags: fixed.size };
+      return { runs: complete.length, flags: fixed };
     },
 
     detail,

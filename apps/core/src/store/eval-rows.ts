@@ -1,13 +1,16 @@
 import { type SQLWrapper, sql } from 'drizzle-orm';
-import type { EvalExecutionRecord, EvalRunRecord, ReviewRecord } from './evals-store.ts';
+import type { EvalExecutionRecord, EvalRunCounts, EvalRunRecord, ReviewRecord } from './evals-store.ts';
 
-/** How both stores keep eval runs and executions: a run's lists as JSON text, the token counts as columns. */
-type RunRow = Omit<EvalRunRecord, 'version' | 'agentModels' | 'skipped'> & {
-  versionId: string;
-  versionNumber: number;
-  agentModels: string;
-  skipped: string;
-};
+/** How both stores keep eval runs and executions: a run's lists as JSON text, the counts as columns. */
+type RunRow = Omit<EvalRunRecord, 'version' | 'agentModels' | 'skipped' | 'counts'> &
+  Omit<EvalRunCounts, 'tokens'> & {
+    versionId: string;
+    versionNumber: number;
+    agentModels: string;
+    skipped: string;
+    inputTokens: number;
+    outputTokens: number;
+  };
 type ExecutionRow = Omit<EvalExecutionRecord, 'tokens' | 'judgeTokens'> & {
   inputTokens: number;
   outputTokens: number;
@@ -15,19 +18,37 @@ type ExecutionRow = Omit<EvalExecutionRecord, 'tokens' | 'judgeTokens'> & {
   judgeOutputTokens: number;
 };
 
-export const toRun = ({ versionId, versionNumber, agentModels, skipped, ...row }: RunRow): EvalRunRecord => ({
+export const toRun = ({
+  versionId,
+  versionNumber,
+  agentModels,
+  skipped,
+  cases,
+  done,
+  passed,
+  failed,
+  errors,
+  regressions,
+  inputTokens,
+  outputTokens,
+  ...row
+}: RunRow): EvalRunRecord => ({
   ...row,
   version: { id: versionId, number: versionNumber },
   agentModels: JSON.parse(agentModels) as string[],
   skipped: JSON.parse(skipped) as EvalRunRecord['skipped'],
+  counts: { cases, done, passed, failed, errors, regressions, tokens: { input: inputTokens, output: outputTokens } },
 });
 
-export const runRow = ({ version, agentModels, skipped, ...run }: EvalRunRecord): RunRow => ({
+export const runRow = ({ version, agentModels, skipped, counts: { tokens, ...counts }, ...run }: EvalRunRecord): RunRow => ({
   ...run,
+  ...counts,
   versionId: version.id,
   versionNumber: version.number,
   agentModels: JSON.stringify(agentModels),
   skipped: JSON.stringify(skipped),
+  inputTokens: tokens.input,
+  outputTokens: tokens.output,
 });
 
 // Executions are converted for every case leased and every execution of a run started: the keys are added to the rest

@@ -26,6 +26,19 @@ export interface EvalRunRecord {
   createdBy: string;
   createdAt: string;
   finishedAt: string | null;
+  /** Kept as its results land, in the same transaction as each (see `gradeRun` for what they count). */
+  counts: EvalRunCounts;
+}
+
+/** A run's cases, those whose replays are all done by verdict, its regressions and its agent's tokens. */
+export interface EvalRunCounts {
+  cases: number;
+  done: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  regressions: number;
+  tokens: { input: number; output: number };
 }
 
 /** One replay of one case in a run (attempt 1..repeat). */
@@ -73,6 +86,15 @@ export interface ReviewRecord {
   minPass: number;
   replays: { passed: number; errored: number; total: number };
 }
+
+/** An open flag that a finished run passed, and that run. */
+export type PassedWhileOpen = {
+  flagId: string;
+  workspaceId: string;
+  runId: string;
+  versionId: string;
+  finishedAt: string;
+};
 
 /** What a runner reports for one execution it leased. */
 export interface ExecutionReport {
@@ -123,7 +145,10 @@ export interface EvalsStore {
     remove(workspaceId: string, id: string, at: string): Promise<boolean>;
   };
   evalRuns: {
-    /** Inserts the run and its executions (one per case and attempt, all pending). */
+    /**
+     * Inserts the run and its executions (one per case and attempt, all pending), and a result per case that knows its
+     * verdict in the baseline.
+     */
     create(run: EvalRunRecord, executions: EvalExecutionRecord[]): Promise<void>;
     get(workspaceId: string, id: string): Promise<EvalRunRecord | undefined>;
     /** A run by its id alone: for the runners, which serve every workspace. */
@@ -140,9 +165,14 @@ export interface EvalsStore {
     /** The run's executions in the order its cases were made (then by id), each case's by attempt. */
     executions(runId: string): Promise<EvalExecutionRecord[]>;
     overrides(runId: string): Promise<EvalOverrideRecord[]>;
+    /** Each case's verdict in the run's baseline (the case left out when it did not run there). */
+    baselineVerdicts(runId: string): Promise<Map<string, Verdict>>;
     /** The workspace's results with a person's verdict given at `since` or later, across its runs, in no order. */
     reviews(workspaceId: string, since: string): Promise<ReviewRecord[]>;
-    /** Sets (verdict) or clears (null) a person's verdict on a case of the run. */
+    /**
+     * Sets (verdict) or clears (null) a person's verdict on a case of the run, and moves the counts of the run and of
+     * the runs that compare with it to match.
+     */
     override(runId: string, caseId: string, override: EvalOverrideRecord | null): Promise<void>;
     /**
      * Cancels what is not done and marks the run cancelled; false when it had already finished or been cancelled, or
@@ -159,10 +189,11 @@ export interface EvalsStore {
     /** Open runs whose executions are all done: a core stopped between a run's last report and its finish. */
     complete(): Promise<string[]>;
     /**
-     * Each open flag with a note and an eval case, with the finished runs on `environment` (live) that replayed its case
-     * and finished after the flag last changed, in the order they finished: a pass there should have fixed it.
+     * Open flags with a note whose case passed a finished run on `environment` (live) after the flag last changed, each
+     * with the first such run: a core stopped between a run's finish and the flags it fixes left them. A page of
+     * `limit` flags by id, after the flag id `after`.
      */
-    passedWhileOpen(environment: string): Promise<{ flagId: string; workspaceId: string; runId: string }[]>;
+    passedWhileOpen(environment: string, after: string | undefined, limit: number): Promise<PassedWhileOpen[]>;
   };
   evalWork: {
     /**
@@ -178,6 +209,17 @@ export interface EvalsStore {
     backlog(now: string): Promise<EvalBacklog>;
   };
 }
+
+/** The counts of a run as it is created, with its `cases`: nothing done yet. */
+export const newRunCounts = (cases: number): EvalRunCounts => ({
+  cases,
+  done: 0,
+  passed: 0,
+  failed: 0,
+  errors: 0,
+  regressions: 0,
+  tokens: { input: 0, output: 0 },
+});
 
 /** An execution as its run is created: pending, never leased, not graded. */
 export const pendingExecution = (

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import { mailRow } from '../mail-row.ts';
@@ -7,6 +7,7 @@ import type { PgDb } from './database.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
 import type { PgTx, Transact } from './transaction.ts';
+import { finishedBefore } from '../finished-rows.ts';
 
 /** A device authorization's record: its row but user_code, the code in the clear that only rows of earlier versions hold. */
 const { userCode: _inClear, ...deviceAuthorizationColumns } = getTableColumns(deviceAuthorizations);
@@ -180,7 +181,7 @@ export function createPostgresAuth(db: PgDb, transact: Transact): AuthStore {
         return recordMail(id, claimId, { status: 'failed', lastError: error, bodySealed: null });
       },
       purgeFinished(before, limit) {
-        return purgeRows(transact, mailOutbox, and(ne(mailOutbox.status, 'pending'), lt(mailOutbox.createdAt, before))!, limit);
+        return purgeRows(transact, mailOutbox, finishedBefore(mailOutbox.status, mailOutbox.createdAt, before), limit);
       },
     },
     devMails: {

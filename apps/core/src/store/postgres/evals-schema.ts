@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, primaryKey, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, primaryKey, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { evalCases } from './flags-schema.ts';
 import { agentVersions, chats, workspaces } from './schema.ts';
 
 /**
  * An eval run: the environment and the version it pinned when it started, how its cases are graded, and what it
- * compares with. Its counts are derived from its executions and overrides, never stored here.
+ * compares with. Its counts are kept as its results land (`eval_results`), in the same transaction as each.
  */
 export const evalRuns = pgTable(
   'eval_runs',
@@ -36,6 +36,16 @@ export const evalRuns = pgTable(
     createdBy: text('created_by').notNull(),
     createdAt: text('created_at').notNull(),
     finishedAt: text('finished_at'),
+    /** Cases that run; then, of those whose every replay is done, how many and how they came out. */
+    cases: integer('cases').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    passed: integer('passed').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    errors: integer('errors').notNull().default(0),
+    regressions: integer('regressions').notNull().default(0),
+    /** The agent's tokens over every replay reported. */
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
   },
   (t) => [
     index('eval_runs_environment_idx').on(t.workspaceId, t.environment, t.createdAt, t.id),
@@ -49,6 +59,10 @@ export const evalRuns = pgTable(
     index('eval_runs_open_idx')
       .on(t.createdAt)
       .where(sql`${t.status} in ('queued', 'running')`),
+    // The runs compared with a run: a person's verdict there moves their regressions.
+    index('eval_runs_baseline_idx')
+      .on(t.baselineRunId)
+      .where(sql`${t.baselineRunId} is not null`),
   ],
 );
 
@@ -112,4 +126,42 @@ export const evalOverrides = pgTable(
     at: text('at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.caseId] })],
+);
+
+/**
+ * A case's result in a run, kept as its replays are reported: how many are done, passed and errored, and once all
+ * are, the verdict (a person's override, else the grader's) and whether it is a regression against the run's baseline.
+ * The run's counts are the sums of its results, kept on the run in the same transaction.
+ */
+export const evalResults = pgTable(
+  'eval_results',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => evalRuns.id, { onDelete: 'cascade' }),
+    caseId: text('case_id')
+      .notNull()
+      .references(() => evalCases.id, { onDelete: 'cascade' }),
+    /** The replays it has (the run's repeat) and how many must pass (its min_pass). */
+    total: integer('total').notNull(),
+    minPass: integer('min_pass').notNull(),
+    /** Its replays reported so far. */
+    replays: integer('replays').notNull(),
+    passed: integer('passed').notNull(),
+    errored: integer('errored').notNull(),
+    /** The grader's verdict once every replay is done, else null. */
+    graded: text('graded', { enum: ['pass', 'fail', 'error'] }),
+    /** The override when there is one, else `graded`. */
+    verdict: text('verdict', { enum: ['pass', 'fail', 'error'] }),
+    /** Its verdict in the run's baseline, if it ran there. */
+    baseline: text('baseline', { enum: ['pass', 'fail', 'error'] }),
+    regression: boolean('regression').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.caseId] }),
+    // A case's passes across runs: what fixes its flag, read from the case.
+    index('eval_results_case_idx')
+      .on(t.caseId, t.runId)
+      .where(sql`${t.verdict} = 'pass'`),
+  ],
 );

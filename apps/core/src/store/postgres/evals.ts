@@ -1,14 +1,23 @@
-import { and, asc, desc, eq, exists, gt, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import { FlagMoved, openExecutionStatuses, openRunStatuses, replayCounts, runRow, toExecution, toReview, toRun } from '../eval-rows.ts';
 import { evalBacklogColumns } from '../backlog.ts';
-import type { EvalExecutionRecord, EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
+import {
+  baselineVerdictSql,
+  passedWhileOpenSql,
+  resultAddingReplay,
+  resultOverridden,
+  resultRebased,
+  runAddingResult,
+  runRecounted,
+} from '../eval-counts.ts';
+import type { EvalExecutionRecord, EvalsStore, LeasedExecutionRecord, PassedWhileOpen } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
 import { messageRow } from '../agents-rows.ts';
 import type { PgDb } from './database.ts';
 import { applyFlagChange } from './flags.ts';
-import { evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
+import { evalCases, evalExecutions, evalOverrides, evalResults, evalRuns } from './schema.ts';
 import { type PgTx, statement, type Transact } from './transaction.ts';
 
 /**
@@ -35,17 +44,46 @@ const reportStatement = `
     from chat, jsonb_array_elements($13::jsonb) with ordinality as m(value, n)
     order by m.n
   ),
-  done as (
+  reported as (
     update eval_executions e
     set status = 'done', verdict = $3, reasoning = $4, replay_chat_id = (select id from chat),
       input_tokens = $5, output_tokens = $6, judge_input_tokens = $7, judge_output_tokens = $8, finished_at = $9,
       -- The transaction's id: no lock to take, and readers know which ones may still commit (settledBelow).
       report_seq = pg_current_xact_id()::text::bigint
     from found where e.id = found.id
-    returning e.run_id
+    returning e.run_id, e.case_id
+  ),
+  result as (
+    update eval_results
+    set ${resultAddingReplay(`(case when $3 = 'pass' then 1 else 0 end)`, `(case when $3 = 'error' then 1 else 0 end)`)}
+    from reported where eval_results.run_id = reported.run_id and eval_results.case_id = reported.case_id
+    returning eval_results.run_id, eval_results.verdict, eval_results.regression
+  ),
+  counted as (
+    update eval_runs set ${runAddingResult('result.verdict', 'result.regression', '$5', '$6')}
+    from result where eval_runs.id = result.run_id
   )
-  select run_id from done
+  select run_id from reported
 `;
+
+/** A statement written with `@name` markers, as SQLite's are, with `values` bound in their places. */
+const bound = (text: string, values: Record<string, unknown>) =>
+  sql.join(text.split(/@(\w+)/).map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(values[part]))));
+
+/** The results a run is made with, one per case, each with its verdict in the baseline. */
+const insertResults = `
+  insert into eval_results (run_id, case_id, total, min_pass, replays, passed, errored, baseline)
+  select @runId::text, c, @total::int, @minPass::int, 0, 0, 0, ${baselineVerdictSql('@baseline::text', 'c')}
+  from unnest(@cases::text[]) as c
+`;
+
+/** A person's verdict (null to give the grader's back) on a result, then on the results compared with it, then the runs' counts. */
+const overrideStatements = [
+  `update eval_results set ${resultOverridden('@override::text')} where run_id = @runId and case_id = @caseId and graded is not null`,
+  `update eval_results set ${resultRebased(baselineVerdictSql('@runId::text', '@caseId::text'))}
+   where case_id = @caseId and run_id in (select id from eval_runs where baseline_run_id = @runId)`,
+  `update eval_runs set ${runRecounted} where id = @runId or baseline_run_id = @runId`,
+];
 
 /** An execution a lease may take: pending, or leased until before `now`. */
 const leasableAt = (now: string) =>
@@ -83,6 +121,11 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
     .where(eq(evalExecutions.runId, sql.placeholder('runId')))
     .orderBy(asc(evalCases.createdAt), asc(evalCases.id), asc(evalExecutions.attempt))
     .prepare('evals_executions_of_run');
+  const baselineVerdictsOf = db
+    .select({ caseId: evalResults.caseId, baseline: evalResults.baseline })
+    .from(evalResults)
+    .where(and(eq(evalResults.runId, sql.placeholder('runId')), isNotNull(evalResults.baseline)))
+    .prepare('evals_baseline_verdicts');
   const overridesOfRun = db
     .select()
     .from(evalOverrides)
@@ -172,6 +215,10 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
             insert into eval_executions (id, run_id, case_id, attempt, agent, judge, status)
             select *, 'pending' from unnest(${column('id')}::text[], ${column('runId')}::text[], ${column('caseId')}::text[],
               ${column('attempt')}::int[], ${column('agent')}::text[], ${column('judge')}::text[])`);
+          const cases = [...new Set(executions.map((execution) => execution.caseId))];
+          await tx.execute(
+            bound(insertResults, { runId: run.id, total: run.repeat, minPass: run.minPass, baseline: run.baselineRunId, cases }),
+          );
         });
       },
       async get(workspaceId, id) {
@@ -217,6 +264,10 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
       async overrides(runId) {
         return overridesOfRun.execute({ runId });
       },
+      async baselineVerdicts(runId) {
+        const rows = await baselineVerdictsOf.execute({ runId });
+        return new Map(rows.map((row) => [row.caseId, row.baseline!]));
+      },
       async reviews(workspaceId, since) {
         const rows = await db
           .select({
@@ -236,34 +287,34 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         await transact(async (tx) => {
           if (override === null) {
             await tx.delete(evalOverrides).where(and(eq(evalOverrides.runId, runId), eq(evalOverrides.caseId, caseId)));
-            return;
+          } else {
+            const { verdict, by, at } = override;
+            await tx
+              .insert(evalOverrides)
+              .values({ runId, caseId, verdict, by, at })
+              .onConflictDoUpdate({ target: [evalOverrides.runId, evalOverrides.caseId], set: { verdict, by, at } });
           }
-          const { verdict, by, at } = override;
-          await tx
-            .insert(evalOverrides)
-            .values({ runId, caseId, verdict, by, at })
-            .onConflictDoUpdate({ target: [evalOverrides.runId, evalOverrides.caseId], set: { verdict, by, at } });
+          for (const statement of overrideStatements)
+            await tx.execute(bound(statement, { runId, caseId, override: override?.verdict ?? null }));
         });
       },
       async cancel(workspaceId, id, at) {
+        // The executions first, then the run: the order a report locks them in, so the two never wait on each other.
         return transact(async (tx) => {
+          const open = and(eq(evalRuns.id, id), eq(evalRuns.workspaceId, workspaceId), inArray(evalRuns.status, openRunStatuses));
           const cancelled = await tx
-            .update(evalRuns)
-            .set({ status: 'cancelled', finishedAt: at })
-            .where(
-              and(
-                eq(evalRuns.id, id),
-                eq(evalRuns.workspaceId, workspaceId),
-                inArray(evalRuns.status, openRunStatuses),
-                exists(openExecutionsOf(tx, id)),
-              ),
-            )
-            .returning({ id: evalRuns.id });
-          if (cancelled.length === 0) return false;
-          await tx
             .update(evalExecutions)
             .set({ status: 'cancelled' })
-            .where(and(eq(evalExecutions.runId, id), inArray(evalExecutions.status, openExecutionStatuses)));
+            .where(
+              and(
+                eq(evalExecutions.runId, id),
+                inArray(evalExecutions.status, openExecutionStatuses),
+                exists(tx.select({ id: evalRuns.id }).from(evalRuns).where(open)),
+              ),
+            )
+            .returning({ id: evalExecutions.id });
+          if (cancelled.length === 0) return false;
+          await tx.update(evalRuns).set({ status: 'cancelled', finishedAt: at }).where(open);
           return true;
         });
       },
@@ -291,32 +342,11 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
           .where(and(inArray(evalRuns.status, openRunStatuses), notExists(openExecutionsOf(db, evalRuns.id))));
         return rows.map((row) => row.id);
       },
-      async passedWhileOpen(environment) {
-        return db
-          .select({ flagId: flags.id, workspaceId: flags.workspaceId, runId: evalRuns.id })
-          .from(flags)
-          .innerJoin(
-            evalRuns,
-            and(
-              eq(evalRuns.workspaceId, flags.workspaceId),
-              eq(evalRuns.environment, environment),
-              eq(evalRuns.status, 'finished'),
-              gt(evalRuns.finishedAt, flags.updatedAt),
-            ),
-          )
-          .where(
-            and(
-              eq(flags.status, 'open'),
-              isNotNull(flags.note),
-              exists(
-                db
-                  .select({ id: evalExecutions.id })
-                  .from(evalExecutions)
-                  .where(and(eq(evalExecutions.runId, evalRuns.id), eq(evalExecutions.caseId, flags.evalCaseId))),
-              ),
-            ),
-          )
-          .orderBy(asc(flags.id), asc(evalRuns.finishedAt), asc(evalRuns.id));
+      async passedWhileOpen(environment, after, limit) {
+        const result = await db.execute<PassedWhileOpen>(
+          bound(passedWhileOpenSql('@environment', '@after', '@limit'), { environment, after: after ?? '', limit }),
+        );
+        return result.rows;
       },
     },
     evalWork: {

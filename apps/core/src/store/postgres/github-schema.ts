@@ -36,10 +36,15 @@ export const githubInstallations = pgTable(
 );
 
 /** Webhook deliveries already taken, by `X-GitHub-Delivery`: a redelivery does nothing twice. */
-export const githubDeliveries = pgTable('github_deliveries', {
-  id: text('id').primaryKey(),
-  receivedAt: text('received_at').notNull(),
-});
+export const githubDeliveries = pgTable(
+  'github_deliveries',
+  {
+    id: text('id').primaryKey(),
+    receivedAt: text('received_at').notNull(),
+  },
+  // Retention: deliveries past GitHub's redeliveries, by age.
+  (t) => [index('github_deliveries_received_idx').on(t.receivedAt)],
+);
 
 /** The pull request a preview's run reports to. */
 export const previewTargets = pgTable('preview_targets', {

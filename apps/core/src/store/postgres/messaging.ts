@@ -12,7 +12,6 @@ import {
   isNull,
   lt,
   lte,
-  ne,
   or,
   type Placeholder,
   sql,
@@ -48,6 +47,7 @@ import {
 import { sqlState } from '../unavailable.ts';
 import { gathered, gatheredInLanes } from './gathered.ts';
 import { statement, type Transact } from './transaction.ts';
+import { finishedBefore } from '../finished-rows.ts';
 
 const p = sql.placeholder;
 
@@ -345,7 +345,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         );
       },
       purgeFinished(before, limit) {
-        return purgeRows(transact, messageOutbox, and(ne(messageOutbox.status, 'pending'), lt(messageOutbox.createdAt, before))!, limit);
+        return purgeRows(transact, messageOutbox, finishedBefore(messageOutbox.status, messageOutbox.createdAt, before), limit);
       },
       async purgeHourlyCounts(before, limit) {
         const shards = await purgeRows(transact, hourlySendShards, lt(hourlySendShards.hour, before)!, limit);

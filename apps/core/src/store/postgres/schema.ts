@@ -138,6 +138,10 @@ export const messageOutbox = pgTable(
     index('message_outbox_provider_idx')
       .on(t.providerMessageId)
       .where(sql`${t.providerMessageId} is not null`),
+    // Retention: the messages done with, by age; a pass that deletes nothing probes it once.
+    index('message_outbox_finished_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} <> 'pending'`),
   ],
 );
 
@@ -232,18 +236,23 @@ export const deviceAuthorizations = pgTable('device_authorizations', {
   createdAt: text('created_at').notNull(),
 });
 
-export const sessions = pgTable('sessions', {
-  id: text('id').primaryKey(),
-  /** SHA-256 of the cookie value. */
-  tokenHash: text('token_hash').notNull().unique(),
-  userId: text('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  /** The CSRF token of the session's forms. */
-  csrfToken: text('csrf_token').notNull(),
-  expiresAt: text('expires_at').notNull(),
-  createdAt: text('created_at').notNull(),
-});
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    /** SHA-256 of the cookie value. */
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The CSRF token of the session's forms. */
+    csrfToken: text('csrf_token').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  // Retention: expired sessions, by expiry.
+  (t) => [index('sessions_expiry_idx').on(t.expiresAt)],
+);
 
 /** Magic sign-in links: only a human's POST redeems one, once. */
 export const loginLinks = pgTable('login_links', {
@@ -278,7 +287,13 @@ export const mailOutbox = pgTable(
     claimId: text('claim_id'),
     claimedUntil: text('claimed_until'),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    // Retention: the mails done with, by age.
+    index('mail_outbox_finished_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} <> 'pending'`),
+  ],
 );
 
 /** Local mode's dev mailbox: mails kept instead of sent when no SMTP_URL is set. */

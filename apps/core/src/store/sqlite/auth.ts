@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { AuthStore, LoginLinkRecord, NewMail } from '../auth-store.ts';
 import { mailRow } from '../mail-row.ts';
 import { backlogColumns } from '../backlog.ts';
@@ -6,6 +6,7 @@ import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
+import { finishedBefore } from '../finished-rows.ts';
 
 /** A device authorization's record: its row but user_code, the code in the clear that only rows of earlier versions hold. */
 const { userCode: _inClear, ...deviceAuthorizationColumns } = getTableColumns(deviceAuthorizations);
@@ -163,7 +164,7 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
         );
       },
       purgeFinished(before, limit) {
-        return purgeRows(db, write, mailOutbox, and(ne(mailOutbox.status, 'pending'), lt(mailOutbox.createdAt, before))!, limit);
+        return purgeRows(db, write, mailOutbox, finishedBefore(mailOutbox.status, mailOutbox.createdAt, before), limit);
       },
     },
     devMails: {

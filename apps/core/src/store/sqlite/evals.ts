@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gt, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import {
   executionRow,
@@ -12,7 +12,17 @@ import {
   toRun,
 } from '../eval-rows.ts';
 import { evalBacklogColumns } from '../backlog.ts';
-import type { EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
+import {
+  baselineVerdictSql,
+  passedWhileOpenSql,
+  resultAddingReplay,
+  runAddingResult,
+  resultOverridden,
+  resultRebased,
+  runRecounted,
+  type ResultAdded,
+} from '../eval-counts.ts';
+import type { EvalsStore, LeasedExecutionRecord, PassedWhileOpen } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
 import { pageOf } from '../page.ts';
 import { messageInserter } from './agents.ts';
@@ -20,7 +30,7 @@ import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { applyFlagChange } from './flags.ts';
 import { bound, inJsonArray, p, placeholders } from './prepared.ts';
-import { chats, evalCases, evalExecutions, evalOverrides, evalRuns, flags } from './schema.ts';
+import { chats, evalCases, evalExecutions, evalOverrides, evalResults, evalRuns } from './schema.ts';
 
 export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const insertMessages = messageInserter(db);
@@ -103,6 +113,34 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
       .from(evalExecutions)
       .where(and(eq(evalExecutions.runId, runId), inArray(evalExecutions.status, openExecutionStatuses)));
   const anyOpenExecution = openExecutionsOf(p('runId')).limit(1).prepare();
+  const insertResults = db.$client.prepare<{ runId: string; cases: string; total: number; minPass: number; baseline: string | null }>(`
+    insert into eval_results (run_id, case_id, total, min_pass, replays, passed, errored, baseline)
+    select @runId, value, @total, @minPass, 0, 0, 0, ${baselineVerdictSql('@baseline', 'value')} from json_each(@cases)
+  `);
+  const addReplay = db.$client.prepare<{ runId: string; caseId: string; pass: number; error: number }, ResultAdded>(
+    `update eval_results set ${resultAddingReplay('@pass', '@error')} where run_id = @runId and case_id = @caseId returning verdict, regression`,
+  );
+  const addResult = db.$client.prepare<{ runId: string; verdict: string | null; regression: number; input: number; output: number }>(
+    `update eval_runs set ${runAddingResult('@verdict', '@regression', '@input', '@output')} where id = @runId`,
+  );
+  const overrideResult = db.$client.prepare<{ runId: string; caseId: string; override: string | null }>(
+    `update eval_results set ${resultOverridden('@override')} where run_id = @runId and case_id = @caseId and graded is not null`,
+  );
+  const rebaseResults = db.$client.prepare<{ runId: string; caseId: string }>(`
+    update eval_results set ${resultRebased(baselineVerdictSql('@runId', '@caseId'))}
+    where case_id = @caseId and run_id in (select id from eval_runs where baseline_run_id = @runId)
+  `);
+  const recountRuns = db.$client.prepare<{ runId: string }>(
+    `update eval_runs set ${runRecounted} where id = @runId or baseline_run_id = @runId`,
+  );
+  const baselineVerdictsOf = db
+    .select({ caseId: evalResults.caseId, baseline: evalResults.baseline })
+    .from(evalResults)
+    .where(and(eq(evalResults.runId, p('runId')), isNotNull(evalResults.baseline)))
+    .prepare();
+  const passedWhileOpenQuery = db.$client.prepare<{ environment: string; after: string; limit: number }, PassedWhileOpen>(
+    passedWhileOpenSql('@environment', '@after', '@limit'),
+  );
 
   /**
    * The executions a lease may take, fairly across runs. A run's place in line is what it holds already (its leases
@@ -178,9 +216,11 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
     },
     evalRuns: {
       async create(run, executions) {
+        const cases = JSON.stringify([...new Set(executions.map((execution) => execution.caseId))]);
         await write(() => {
           db.insert(evalRuns).values(runRow(run)).run();
           for (const execution of executions) insertExecution.run(executionRow(execution));
+          insertResults.run({ runId: run.id, cases, total: run.repeat, minPass: run.minPass, baseline: run.baselineRunId });
         });
       },
       async get(workspaceId, id) {
@@ -227,6 +267,9 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
       async overrides(runId) {
         return overridesOfRun.all({ runId });
       },
+      async baselineVerdicts(runId) {
+        return new Map(baselineVerdictsOf.all({ runId }).map((row) => [row.caseId, row.baseline!]));
+      },
       async reviews(workspaceId, since) {
         const rows = await db
           .select({
@@ -249,13 +292,16 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
             db.delete(evalOverrides)
               .where(and(eq(evalOverrides.runId, runId), eq(evalOverrides.caseId, caseId)))
               .run();
-            return;
+          } else {
+            const { verdict, by, at } = override;
+            db.insert(evalOverrides)
+              .values({ runId, caseId, verdict, by, at })
+              .onConflictDoUpdate({ target: [evalOverrides.runId, evalOverrides.caseId], set: { verdict, by, at } })
+              .run();
           }
-          const { verdict, by, at } = override;
-          db.insert(evalOverrides)
-            .values({ runId, caseId, verdict, by, at })
-            .onConflictDoUpdate({ target: [evalOverrides.runId, evalOverrides.caseId], set: { verdict, by, at } })
-            .run();
+          overrideResult.run({ runId, caseId, override: override?.verdict ?? null });
+          rebaseResults.run({ runId, caseId });
+          recountRuns.run({ runId });
         });
       },
       async cancel(workspaceId, id, at) {
@@ -305,33 +351,8 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
           .all();
         return rows.map((row) => row.id);
       },
-      async passedWhileOpen(environment) {
-        return db
-          .select({ flagId: flags.id, workspaceId: flags.workspaceId, runId: evalRuns.id })
-          .from(flags)
-          .innerJoin(
-            evalRuns,
-            and(
-              eq(evalRuns.workspaceId, flags.workspaceId),
-              eq(evalRuns.environment, environment),
-              eq(evalRuns.status, 'finished'),
-              gt(evalRuns.finishedAt, flags.updatedAt),
-            ),
-          )
-          .where(
-            and(
-              eq(flags.status, 'open'),
-              isNotNull(flags.note),
-              exists(
-                db
-                  .select({ id: evalExecutions.id })
-                  .from(evalExecutions)
-                  .where(and(eq(evalExecutions.runId, evalRuns.id), eq(evalExecutions.caseId, flags.evalCaseId))),
-              ),
-            ),
-          )
-          .orderBy(asc(flags.id), asc(evalRuns.finishedAt), asc(evalRuns.id))
-          .all();
+      async passedWhileOpen(environment, after, limit) {
+        return passedWhileOpenQuery.all({ environment, after: after ?? '', limit });
       },
     },
     evalWork: {
@@ -391,6 +412,14 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
             judgeOutputTokens: report.judgeTokens.output,
             finishedAt: report.at,
           });
+          const result = addReplay.get({
+            runId: run.id,
+            caseId: execution.caseId,
+            pass: report.verdict === 'pass' ? 1 : 0,
+            error: report.verdict === 'error' ? 1 : 0,
+          });
+          if (!result) throw new Error(`run ${run.id} has no result for case ${execution.caseId}`);
+          addResult.run({ runId: run.id, ...result, input: report.tokens.input, output: report.tokens.output });
           const left = anyOpenExecution.get({ runId: run.id });
           return { accepted: true as const, runId: run.id, runComplete: !left };
         });

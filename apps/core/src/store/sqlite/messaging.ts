@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, gte, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, gte, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { digestsEqual } from '../../services/secrets.ts';
 import {
   type CodeCheck,
@@ -30,6 +30,7 @@ import {
   testNumbers,
 } from './schema.ts';
 import { bound, inJsonArray, p, placeholders } from './prepared.ts';
+import { finishedBefore } from '../finished-rows.ts';
 
 const keyIs = (scope: IdempotencyScope) =>
   and(
@@ -305,7 +306,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         );
       },
       purgeFinished(before, limit) {
-        return purgeRows(db, write, messageOutbox, and(ne(messageOutbox.status, 'pending'), lt(messageOutbox.createdAt, before))!, limit);
+        return purgeRows(db, write, messageOutbox, finishedBefore(messageOutbox.status, messageOutbox.createdAt, before), limit);
       },
       async purgeHourlyCounts(before, limit) {
         const shards = await purgeRows(db, write, hourlySendShards, lt(hourlySendShards.hour, before)!, limit);
