@@ -45,14 +45,32 @@ export interface CoreOptions {
 export interface RunningCore {
   url: string;
   services: Services;
+  /** Settles once the start-up repair of what a stopped core left undone has ended (it never rejects). */
+  repaired: Promise<void>;
   /** Answers the calls it is running, then stops; stopping again waits for the same stop. */
   stop(): Promise<void>;
 }
 
 /**
- * Opens the database (PostgreSQL at `database.url`, else SQLite under `dataDir`), seeds local mode when configured, starts the delivery loop
- * (which resumes whatever was queued before a restart), and serves core on `host` (loopback unless told) to the
- * callers that present the internal token derived from `secretKey`.
+ * What a core that stopped at the wrong moment left undone: eval runs to finish, flags their runs fixed, preview runs
+ * to announce. A failure is logged; the next start tries again.
+ */
+async function repairLeftOver(services: Services, log: Logger, signal: AbortSignal): Promise<void> {
+  try {
+    const leftOver = await services.evalRuns.finishLeftOver(signal);
+    if (leftOver.runs + leftOver.flags > 0) log.info(leftOver, 'finished eval runs and fixed flags a stopped core left undone');
+    const announced = await services.github.events.announceEnded();
+    if (announced > 0) log.info({ runs: announced }, 'announced preview runs that ended while core stopped');
+  } catch (error) {
+    if (!signal.aborted) log.error({ err: error }, 'the repair of what a stopped core left undone failed; the next start tries again');
+  }
+}
+
+/**
+ * Opens the database (PostgreSQL at `database.url`, else SQLite under `dataDir`), seeds local mode when configured,
+ * serves core on `host` (loopback unless told) to the callers that present the internal token derived from
+ * `secretKey`, starts the delivery loop (which resumes whatever was queued before a restart), and repairs in the
+ * background what a stopped core left undone.
  */
 export async function startCore({
   dataDir,
@@ -72,24 +90,25 @@ export async function startCore({
     const { seeded } = await seedLocalMode(services, dataDir, config.demoBackend);
     if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
   }
-  const leftOver = await services.evalRuns.finishLeftOver();
-  if (leftOver.runs + leftOver.flags > 0) log.info(leftOver, 'finished eval runs and fixed flags a stopped core left undone');
-  const announced = await services.github.events.announceEnded();
-  if (announced > 0) log.info({ runs: announced }, 'announced preview runs that ended while core stopped');
+  const { server, closeChannels } = createCoreServer(services, secretKey, log, database ? undefined : sqliteCallsPerFrame);
+  const boundPort = await listen(server, port, host, 'CORE_PORT');
+  services.toolEgress.platformPorts.add(boundPort);
   if (!(await services.rateLimits.connected())) log.warn('Redis is out of reach: rate limits count in this core alone until it is back');
   services.delivery.start();
   services.mailer.loop.start();
   services.retention.start();
   services.dailyDigest.start();
-  const { server, closeChannels } = createCoreServer(services, secretKey, log, database ? undefined : sqliteCallsPerFrame);
-  const boundPort = await listen(server, port, host, 'CORE_PORT');
-  services.toolEgress.platformPorts.add(boundPort);
+  // Serving first: the repair reads only what is pending, in batches, while core answers.
+  const stopping = new AbortController();
+  const repaired = repairLeftOver(services, log, stopping.signal);
   let stopped: Promise<void> | undefined;
   return {
     url: `http://${host}:${boundPort}`,
     services,
+    repaired,
     stop() {
       stopped ??= (async () => {
+        stopping.abort();
         services.evalWork.stop();
         services.github.events.stop();
         await closeChannels();
@@ -98,6 +117,7 @@ export async function startCore({
         await services.delivery.stop();
         await services.mailer.loop.stop();
         await services.retention.stop();
+        await repaired;
         await services.rateLimits.close();
         await store.close();
       })();

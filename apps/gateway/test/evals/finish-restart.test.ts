@@ -65,6 +65,9 @@ it('a restart finishes a live run whose core stopped before its finish, and fixe
   platforms.push(second);
   for (const { ws, flagId, runId } of [stopped, earlier]) {
     const api = async (path: string) => (await request(`${second.url}/api/developer/v1/${ws.slug}${path}`, { token: ws.token })).body;
+    // Core serves at once and repairs in the background: the run finishes, and with it its flag, soon after.
+    await expect.poll(async () => (await api(`/evals/runs/${runId}`)).status).toBe('finished');
+    await expect.poll(async () => (await api(`/flags/${flagId}`)).status).toBe('fixed');
     const run = await api(`/evals/runs/${runId}`);
     expect(run).toMatchObject({ finished: true, status: 'finished', passed: 1, version: { number: 1 } });
     const flag = await api(`/flags/${flagId}`);
