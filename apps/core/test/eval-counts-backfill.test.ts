@@ -1,0 +1,136 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { queryPostgres } from '@svc/testkit';
+import type { Verdict } from '@svc/domain';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrationsFolders } from '../src/migrations.ts';
+import { newRunCounts, pendingExecution, type EvalRunRecord } from '../src/store/evals-store.ts';
+import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import type { Store } from '../src/store/store.ts';
+import { tempDir } from './temp-dir.ts';
+import { migratedPostgresDatabase } from './test-stores.ts';
+
+const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+
+/** The statements of the migration that derives the results and counts of runs made before they were kept. */
+function backfill(folder: string): string[] {
+  const file = readdirSync(folder).find((name) => name.endsWith('_stored_run_counts.sql'))!;
+  const text = readFileSync(join(folder, file), 'utf8');
+  return text
+    .slice(text.indexOf('-- Runs made before'))
+    .split('--> statement-breakpoint')
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+}
+
+/** What the runs before the migration looked like: no results, no counts. */
+const forgotten = [
+  'delete from eval_results',
+  'update eval_runs set cases = 0, done = 0, passed = 0, failed = 0, errors = 0, regressions = 0, input_tokens = 0, output_tokens = 0',
+];
+
+/** A baseline on live, a run with replays, a flaky case, overrides and a regression against it, and a cancelled run. */
+async function history(store: Store): Promise<void> {
+  await store.users.create({ id: 'usr_ada', email: 'ada@example.com', createdAt: at(0) });
+  await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_ada');
+  const version = { id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:a', files: {}, gitCommit: null, gitBranch: null };
+  await store.versions.create({ ...version, authorId: 'usr_ada', createdAt: at(0) });
+  const cases = ['c1', 'c2', 'c3', 'c4'];
+  for (const id of cases) {
+    const made = { workspaceId: 'ws_1', agent: 'support', turns: ['hi'], expected: 'says "hello"', originFlagId: null };
+    await store.evalCases.create({ id, ...made, createdBy: 'ada@example.com', createdAt: at(1), updatedAt: at(1), deletedAt: null });
+  }
+  let minute = 10;
+  const run = async (id: string, changes: Partial<EvalRunRecord>, verdicts: Record<string, Verdict>) => {
+    const record: EvalRunRecord = {
+      id,
+      workspaceId: 'ws_1',
+      environment: 'live',
+      agent: null,
+      version: { id: 'ver_1', number: 1 },
+      trigger: 'manual',
+      repeat: 1,
+      minPass: 1,
+      grader: 'deterministic',
+      agentModels: ['scripted'],
+      status: 'queued',
+      baselineRunId: null,
+      skipped: [],
+      createdBy: 'ada@example.com',
+      createdAt: at(2),
+      finishedAt: null,
+      counts: newRunCounts(cases.length),
+      ...changes,
+    };
+    const executions = cases.flatMap((caseId) =>
+      Array.from({ length: record.repeat }, (_, i) =>
+        pendingExecution({ id: `${id}_${caseId}_${i + 1}`, runId: id, caseId, attempt: i + 1, agent: 'support', judge: null }),
+      ),
+    );
+    await store.evalRuns.create(record, executions);
+    minute += 2;
+    for (const e of await store.evalWork.lease('runner', 100, at(minute), at(minute + 1))) {
+      const verdict = verdicts[`${e.caseId}_${e.attempt}`];
+      if (!verdict) continue;
+      const tokens = { input: e.attempt, output: 7 };
+      await store.evalWork.report({
+        executionId: e.id,
+        leaseId: e.leaseId!,
+        verdict,
+        reasoning: '',
+        tokens,
+        judgeTokens: tokens,
+        replay: null,
+        at: at(minute),
+      });
+    }
+  };
+  await run('run_base', {}, { c1_1: 'pass', c2_1: 'pass', c3_1: 'fail', c4_1: 'error' });
+  await store.evalRuns.finish('run_base', at(20), []);
+  await run(
+    'run_pr',
+    { environment: 'preview', repeat: 2, minPass: 2, baselineRunId: 'run_base' },
+    { c1_1: 'pass', c1_2: 'fail', c2_1: 'fail', c2_2: 'fail', c3_1: 'pass', c3_2: 'pass', c4_1: 'error', c4_2: 'fail' },
+  );
+  await store.evalRuns.override('run_pr', 'c1', { runId: 'run_pr', caseId: 'c1', verdict: 'fail', by: 'ada@example.com', at: at(30) });
+  await store.evalRuns.override('run_base', 'c3', { runId: 'run_base', caseId: 'c3', verdict: 'pass', by: 'ada@example.com', at: at(30) });
+  await run('run_cancelled', { repeat: 2 }, { c1_1: 'pass', c1_2: 'pass', c2_1: 'fail' });
+  await store.evalRuns.cancel('ws_1', 'run_cancelled', at(40));
+}
+
+/** Each run's counts and baseline verdicts, as the store reads them. */
+async function kept(store: Store) {
+  return Promise.all(
+    ['run_base', 'run_pr', 'run_cancelled'].map(async (id) => ({
+      counts: (await store.evalRuns.find(id))!.counts,
+      baselines: await store.evalRuns.baselineVerdicts(id),
+    })),
+  );
+}
+
+describe('the migration that keeps run counts', () => {
+  it('derives on SQLite the results and counts the store keeps, for runs made before them', async () => {
+    const file = join(tempDir(), 'svc.db');
+    const store = createSqliteStore(file);
+    await history(store);
+    const before = await kept(store);
+    expect(before[1]!.counts).toMatchObject({ done: 4, passed: 1, failed: 3, errors: 0, regressions: 2 });
+    const db = new Database(file);
+    for (const statement of [...forgotten, ...backfill(migrationsFolders.sqlite)]) db.exec(statement);
+    db.close();
+    expect(await kept(store)).toEqual(before);
+    await store.close();
+  });
+
+  it('derives on PostgreSQL the results and counts the store keeps, for runs made before them', async () => {
+    const url = await migratedPostgresDatabase();
+    const store = await createPostgresStore(url);
+    await history(store);
+    const before = await kept(store);
+    for (const statement of [...forgotten, ...backfill(migrationsFolders.postgres)]) await queryPostgres(url, statement);
+    expect(await kept(store)).toEqual(before);
+    await store.close();
+  });
+});
