@@ -130,6 +130,11 @@ export function describeEvalCountsStoreContract(name: string, open: OpenStore): 
       });
       expect(await kept('run_base')).toEqual(await derived('run_base'));
       expect(await store.evalRuns.finish('run_base', at(5), [])).toBe('finished');
+      // The run that fixes a case's flag passed it, on the flag's version, by the time it was fixed.
+      expect(await store.evalRuns.fixing('ws_1', 'live', 'c1', 'ver_1', at(5))).toBe('run_base');
+      expect(await store.evalRuns.fixing('ws_1', 'live', 'c1', 'ver_1', at(4))).toBeUndefined();
+      expect(await store.evalRuns.fixing('ws_1', 'live', 'c3', 'ver_1', at(5))).toBeUndefined();
+      expect(await store.evalRuns.fixing('ws_1', 'preview', 'c1', 'ver_1', at(5))).toBeUndefined();
 
       const cases = ['c1', 'c2', 'c3', 'c4', 'c5'];
       await startRun('run_pr', cases, { environment: 'preview', repeat: 3, minPass: 2, baselineRunId: 'run_base' });

@@ -237,6 +237,13 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
       expect(await store.evalRuns.passedWhileOpen('live', 'flag_2', 1)).toEqual([]);
     });
 
+    it("reads one chat's flags, only in the chat's workspace", async () => {
+      await openFlagsWithCases();
+      expect((await store.flags.ofChat('ws_1', 'chat_1')).map((f) => f.id)).toEqual(['flag_1']);
+      expect((await store.flags.ofChat('ws_1', 'chat_2')).map((f) => f.id)).toEqual(['flag_2']);
+      expect(await store.flags.ofChat('ws_2', 'chat_1')).toEqual([]);
+    });
+
     it("finds a message with its chat only in the chat's workspace", async () => {
       const found = await store.flags.findMessage('ws_1', 'chat_1_a');
       expect(found).toMatchObject({

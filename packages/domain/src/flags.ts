@@ -85,6 +85,7 @@ export const flagEvent = z
   .meta({ id: 'FlagEvent' });
 
 export const flagWithHistory = flag.extend({ history: z.array(flagEvent) }).meta({ id: 'FlagWithHistory' });
+export type FlagWithHistoryView = z.infer<typeof flagWithHistory>;
 
 export const createFlagInput = z
   .object({ message_id: z.string().min(1).max(100), note: flagNote.nullish() })

@@ -10,6 +10,10 @@ export const flagsRouter = router({
 
   get: memberProcedure.input(flagId).query(({ ctx, input }) => ctx.services.flags.get(ctx.membership, input.id)),
 
+  ofChat: memberProcedure
+    .input(z.object({ chat_id: z.string().max(100) }))
+    .query(({ ctx, input }) => ctx.services.flags.ofChat(ctx.membership, input.chat_id)),
+
   create: memberProcedure
     .input(createFlagInput)
     .mutation(({ ctx, input }) => ctx.services.flags.create(ctx.membership, ctx.user.email, input)),

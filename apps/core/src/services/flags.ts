@@ -1,8 +1,9 @@
-import { type CreateFlagInput, DomainError, type FlagView } from '@svc/domain';
+import { type CreateFlagInput, DomainError, type FlagView, type FlagWithHistoryView } from '@svc/domain';
 import { authorize, authorizeChange } from '../authorization.ts';
 import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../store/flags-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
+import { liveEnvironment } from './deployments.ts';
 import { type FlagAction, type FlagTransition, noteOf, transition } from './flag-lifecycle.ts';
 import { snapshotOf } from './flag-snapshot.ts';
 import { newId } from './ids.ts';
@@ -103,6 +104,21 @@ export function createFlagService(store: Store, clock: Clock) {
     return store.flags.get(workspaceId, evalCase.originFlagId);
   }
 
+  async function withHistory(flag: FlagRecord): Promise<FlagWithHistoryView> {
+    const history = await store.flags.history(flag.id);
+    return {
+      ...toFlagView(flag),
+      history: history.map((e) => ({
+        actor: e.actor,
+        from_status: e.fromStatus,
+        to_status: e.toStatus,
+        note_before: e.noteBefore,
+        note_after: e.noteAfter,
+        at: e.at,
+      })),
+    };
+  }
+
   /** Applies an action, recomputed on the state that holds if another change got there first. */
   async function act(workspaceId: string, id: string, actor: string, action: FlagAction, at: string): Promise<FlagRecord> {
     for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
@@ -178,18 +194,26 @@ export function createFlagService(store: Store, clock: Clock) {
     },
 
     async get(membership: Membership, id: string) {
-      const flag = await found(membership.id, id);
-      const history = await store.flags.history(flag.id);
+      return withHistory(await found(membership.id, id));
+    },
+
+    /**
+     * The flags of one chat's replies, removed ones too, each with its history and, once fixed, the live run that
+     * fixed it: what the chat's page shows, read by the chat however many flags the workspace has.
+     */
+    async ofChat(membership: Membership, chatId: string) {
+      const flags = await store.flags.ofChat(membership.id, chatId);
       return {
-        ...toFlagView(flag),
-        history: history.map((e) => ({
-          actor: e.actor,
-          from_status: e.fromStatus,
-          to_status: e.toStatus,
-          note_before: e.noteBefore,
-          note_after: e.noteAfter,
-          at: e.at,
-        })),
+        flags: await Promise.all(
+          flags.map(async (flag) => ({
+            ...(await withHistory(flag)),
+            fixed_by_run_id:
+              flag.status === 'fixed' && flag.fixedByVersion && flag.evalCaseId && flag.fixedAt
+                ? ((await store.evalRuns.fixing(membership.id, liveEnvironment, flag.evalCaseId, flag.fixedByVersion.id, flag.fixedAt)) ??
+                  null)
+                : null,
+          })),
+        ),
       };
     },
 

@@ -155,6 +155,11 @@ export interface EvalsStore {
     find(id: string): Promise<EvalRunRecord | undefined>;
     /** The workspace's runs, newest first, of one environment when given; the page's key is the creation time. */
     list(workspaceId: string, environment: string | undefined, page: PageRequest<string>): Promise<Page<EvalRunRecord>>;
+    /**
+     * The run that fixed a case's flag: the last run on `environment` of `versionId` to pass the case and finish by
+     * `by`, read from the case's passes.
+     */
+    fixing(workspaceId: string, environment: string, caseId: string, versionId: string, by: string): Promise<string | undefined>;
     /** The latest finished run on an environment (by finish time), if any. */
     latestFinished(workspaceId: string, environment: string): Promise<EvalRunRecord | undefined>;
     /**

@@ -89,6 +89,8 @@ export interface FlagsStore {
     get(workspaceId: string, id: string): Promise<FlagRecord | undefined>;
     /** The id of the workspace a flag belongs to. */
     workspaceOf(id: string): Promise<string | undefined>;
+    /** The flags of one chat's replies, removed ones too, oldest first: read by the chat. */
+    ofChat(workspaceId: string, chatId: string): Promise<FlagRecord[]>;
     /** The workspace's flags in a state (or all), oldest first. */
     list(workspaceId: string, status: FlagStatus | 'all'): Promise<FlagRecord[]>;
     /** The flag's events in the order they were recorded. */

@@ -91,6 +91,14 @@ export function createPostgresFlags(db: PgDb, transact: Transact): FlagsStore {
         const [row] = await db.select({ workspaceId: flags.workspaceId }).from(flags).where(eq(flags.id, id));
         return row?.workspaceId;
       },
+      async ofChat(workspaceId, chatId) {
+        const rows = await db
+          .select()
+          .from(flags)
+          .where(and(eq(flags.chatId, chatId), eq(flags.workspaceId, workspaceId)))
+          .orderBy(asc(flags.createdAt), asc(flags.id));
+        return rows.map(toFlag);
+      },
       async list(workspaceId, status) {
         const rows = await db
           .select()

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, lte, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import {
   executionRow,
@@ -246,6 +246,27 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
           .limit(limit + 1)
           .all();
         return pageOf(rows.map(toRun), limit);
+      },
+      async fixing(workspaceId, environment, caseId, versionId, by) {
+        const row = db
+          .select({ id: evalRuns.id })
+          .from(evalResults)
+          .innerJoin(evalRuns, eq(evalRuns.id, evalResults.runId))
+          .where(
+            and(
+              eq(evalResults.caseId, caseId),
+              eq(evalResults.verdict, sql`'pass'`),
+              eq(evalRuns.workspaceId, workspaceId),
+              eq(evalRuns.environment, environment),
+              eq(evalRuns.versionId, versionId),
+              eq(evalRuns.status, 'finished'),
+              lte(evalRuns.finishedAt, by),
+            ),
+          )
+          .orderBy(desc(evalRuns.finishedAt), desc(evalRuns.id))
+          .limit(1)
+          .get();
+        return row?.id;
       },
       async latestFinished(workspaceId, environment) {
         const row = db

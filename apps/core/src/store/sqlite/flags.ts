@@ -81,6 +81,15 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
       async workspaceOf(id) {
         return db.select({ workspaceId: flags.workspaceId }).from(flags).where(eq(flags.id, id)).get()?.workspaceId;
       },
+      async ofChat(workspaceId, chatId) {
+        return db
+          .select()
+          .from(flags)
+          .where(and(eq(flags.chatId, chatId), eq(flags.workspaceId, workspaceId)))
+          .orderBy(asc(flags.createdAt), asc(flags.id))
+          .all()
+          .map(toFlag);
+      },
       async list(workspaceId, status) {
         return db
           .select()

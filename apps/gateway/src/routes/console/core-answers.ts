@@ -12,3 +12,5 @@ export type ChatAnswer = Answers['chats']['get'];
 export type ChatMessage = ChatAnswer['messages'][number];
 export type FlagAnswer = Answers['flags']['list']['flags'][number];
 export type FlagWithHistoryAnswer = Answers['flags']['get'];
+/** A chat's flag as its page shows it: with its history and the live run that fixed it. */
+export type ChatFlagAnswer = Answers['flags']['ofChat']['flags'][number];

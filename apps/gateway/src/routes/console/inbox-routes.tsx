@@ -1,6 +1,4 @@
 import type { Request, Router } from 'express';
-import type { CallOptions, CoreClient } from '../../core-client.ts';
-import type { FlagAnswer } from './core-answers.ts';
 import type { PageKit } from './page-kit.tsx';
 import { ReplyFlag } from './components/reply-flag.tsx';
 import { ChatPage } from './pages/chat.tsx';
@@ -13,25 +11,6 @@ const queryValue = (req: Request, name: string): string | undefined => {
   const value = req.query[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
-
-/**
- * The live run that fixed each fixed flag, by its reply: the last to finish on the version that fixed it by the
- * time it was fixed. Only the newest page of live runs is looked through; an older one is not linked.
- */
-async function fixingRuns(core: CoreClient, workspace: string, flags: FlagAnswer[], caller: CallOptions): Promise<Map<string, string>> {
-  const fixed = flags.filter((f) => f.status === 'fixed' && f.fixed_by_version);
-  if (fixed.length === 0) return new Map();
-  const { runs } = await core.evals.runs.list.query({ workspace, environment: 'live', limit: 100 }, caller);
-  const byReply = new Map<string, string>();
-  for (const flag of fixed) {
-    const candidates = runs.filter(
-      (r) => r.version.id === flag.fixed_by_version!.id && r.finished_at !== null && (!flag.fixed_at || r.finished_at <= flag.fixed_at),
-    );
-    const fixer = candidates.sort((a, b) => b.finished_at!.localeCompare(a.finished_at!))[0];
-    if (fixer) byReply.set(flag.message_id, fixer.id);
-  }
-  return byReply;
-}
 
 /** The inbox and each chat's page, for every member of the workspace; a chat's page shows its replies' flags. */
 export function inboxRoutes(routes: Router, { core, session, page, viewer }: PageKit): void {
@@ -79,12 +58,8 @@ export function inboxRoutes(routes: Router, { core, session, page, viewer }: Pag
       const workspace = String(req.params.workspace);
       const caller = session.caller(req);
       const chat = await core.chats.get.query({ workspace, chat_id: String(req.params.id) }, caller);
-      // A reply's flags, removed ones too, each with its history: the page shows them in place.
-      const { flags } = await core.flags.list.query({ workspace, status: 'all' }, caller);
-      const withHistory = await Promise.all(
-        flags.filter((f) => f.chat_id === chat.chat_id).map((f) => core.flags.get.query({ workspace, id: f.id }, caller)),
-      );
-      const fixedByRun = await fixingRuns(core, workspace, withHistory, caller);
+      // A reply's flags, removed ones too, each with its history and its fixing run: the page shows them in place.
+      const { flags } = await core.flags.ofChat.query({ workspace, chat_id: chat.chat_id }, caller);
       sendPage(
         res,
         <ChatPage
@@ -98,8 +73,7 @@ export function inboxRoutes(routes: Router, { core, session, page, viewer }: Pag
               messageId={m.id}
               csrfToken={signedIn.csrfToken}
               actor={{ email: signedIn.email, role: roleIn(signedIn, workspace) }}
-              flags={withHistory.filter((f) => f.message_id === m.id)}
-              fixedByRun={fixedByRun.get(m.id)}
+              flags={flags.filter((f) => f.message_id === m.id)}
             />
           )}
         />,

@@ -1,5 +1,5 @@
 import { allowsChange, type Role } from '@svc/domain';
-import type { FlagAnswer, FlagWithHistoryAnswer } from '../core-answers.ts';
+import type { ChatFlagAnswer, FlagAnswer, FlagWithHistoryAnswer } from '../core-answers.ts';
 import { agentEvalsPath, chatFlagsPath, evalRunPath, evalRunsPath, flagPath } from '../paths.ts';
 import { CsrfField } from './csrf-field.tsx';
 import { When } from './when.tsx';
@@ -11,20 +11,20 @@ export interface ReplyFlagProps {
   csrfToken: string;
   /** Who looks: a supervisor changes only the flags they made. */
   actor: { email: string; role: Role };
-  /** The reply's flags, each with its history; at most one is not removed. */
-  flags: FlagWithHistoryAnswer[];
-  /** The live eval run that fixed the flag, when it is fixed and the run is known. */
-  fixedByRun?: string;
+  /** The reply's flags, each with its history and, once fixed, the live run that fixed it; at most one is not removed. */
+  flags: ChatFlagAnswer[];
 }
 
 /** Where the flag's case is, and, once fixed, the live run whose pass fixed it. */
-function FlagEvals({ workspace, flag, fixedByRun }: { workspace: string; flag: FlagAnswer; fixedByRun?: string }) {
+function FlagEvals({ workspace, flag }: { workspace: string; flag: ChatFlagAnswer }) {
   if (!flag.eval_case_id && flag.status !== 'fixed') return null;
   const liveRuns = `${evalRunsPath(workspace)}?environment=live`;
   return (
     <p className="actions">
       {flag.eval_case_id && <a href={`${agentEvalsPath(workspace, flag.agent)}#${encodeURIComponent(flag.eval_case_id)}`}>Eval case</a>}
-      {flag.status === 'fixed' && <a href={fixedByRun ? evalRunPath(workspace, fixedByRun) : liveRuns}>The live run that fixed it</a>}
+      {flag.status === 'fixed' && (
+        <a href={flag.fixed_by_run_id ? evalRunPath(workspace, flag.fixed_by_run_id) : liveRuns}>The live run that fixed it</a>
+      )}
     </p>
   );
 }
@@ -68,7 +68,7 @@ function FlagHistory({ flag }: { flag: FlagWithHistoryAnswer }) {
  * What a supervisor does with an agent reply: flag it with a note, or, once flagged, see the flag's state and
  * history, edit its note or remove it. Removed flags stay listed with their history; the reply can be flagged again.
  */
-export function ReplyFlag({ workspace, chatId, messageId, csrfToken, actor, flags, fixedByRun }: ReplyFlagProps) {
+export function ReplyFlag({ workspace, chatId, messageId, csrfToken, actor, flags }: ReplyFlagProps) {
   const live = flags.find((f) => f.status !== 'removed');
   const removed = flags.filter((f) => f.status === 'removed');
   const csrf = <CsrfField token={csrfToken} />;
@@ -80,7 +80,7 @@ export function ReplyFlag({ workspace, chatId, messageId, csrfToken, actor, flag
           <p>
             Flag: <FlagState flag={live} /> · flagged by {live.created_by}
           </p>
-          <FlagEvals workspace={workspace} flag={live} fixedByRun={fixedByRun} />
+          <FlagEvals workspace={workspace} flag={live} />
           {allowsChange(actor.role, live.created_by, actor.email, 'flag', 'changeAnyFlag') ? (
             <>
               <form method="post" action={`${flagPath(workspace, live.id)}/note`}>
