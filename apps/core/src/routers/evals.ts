@@ -18,7 +18,10 @@ const tokens = z.object({ input: z.number().int().min(0), output: z.number().int
 /** Eval cases and runs: every member reads them; the services authorize the writes (`authorization.ts`). */
 export const evalsRouter = router({
   cases: router({
-    list: memberProcedure.input(evalCaseQuery).query(({ ctx, input }) => ctx.services.evalCases.list(ctx.membership.id, input.agent)),
+    list: memberProcedure.input(evalCaseQuery).query(({ ctx, input }) => ctx.services.evalCases.list(ctx.membership.id, input)),
+
+    /** The cases a run replayed, removed ones too: what its page shows beside each result. */
+    ofRun: memberProcedure.input(id).query(({ ctx, input }) => ctx.services.evalCases.ofRun(ctx.membership.id, input.id)),
 
     get: memberProcedure.input(id).query(({ ctx, input }) => ctx.services.evalCases.get(ctx.membership.id, input.id)),
 

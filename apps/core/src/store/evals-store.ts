@@ -113,8 +113,10 @@ export interface EvalsStore {
     get(workspaceId: string, id: string): Promise<EvalCaseRecord | undefined>;
     /** The workspace's cases among `ids`, removed or not, in one read (those a lease hands out); unknown ids left out. */
     getMany(workspaceId: string, ids: string[]): Promise<EvalCaseRecord[]>;
-    /** The workspace's cases that are not removed, oldest first; those of one agent when given. */
+    /** Every case of the workspace that is not removed, oldest first; those of one agent when given (a run replays them all). */
     list(workspaceId: string, agent?: string): Promise<EvalCaseRecord[]>;
+    /** A page of those cases, oldest first, after a creation time and id. */
+    page(workspaceId: string, agent: string | undefined, page: PageRequest<string>): Promise<Page<EvalCaseRecord>>;
     /** Adds a case made by hand. */
     create(evalCase: EvalCaseRecord): Promise<void>;
     /** Changes a case that is not removed; false when there is none. */

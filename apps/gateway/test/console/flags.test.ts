@@ -168,6 +168,8 @@ it('a fixed flag shows the version that fixed it, in place and on the flags page
   expect(await flag.locator('.flag-state').textContent()).toBe('Fixed in v1 (2026-03-02 08:00 UTC)');
   expect(await flag.locator('.flag-history li').last().textContent()).toMatch(/^svc: open → fixed · /);
   await page.goto(`${platform.url}/w/acme/flags`);
+  expect(await page.getByRole('region', { name: 'Open' }).getByText('Say that we ship to the EU.').count()).toBe(0);
+  await page.getByRole('navigation', { name: 'States' }).getByRole('link', { name: 'Fixed' }).click();
   expect(await page.getByRole('region', { name: 'Fixed' }).locator('.note').textContent()).toBe('Say that we ship to the EU.');
 
   await page.getByRole('region', { name: 'Fixed' }).getByRole('link', { name: 'Our plans start at 10 USD.' }).click();

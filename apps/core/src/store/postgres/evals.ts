@@ -4,6 +4,7 @@ import { FlagMoved, openExecutionStatuses, openRunStatuses, replayCounts, runRow
 import { evalBacklogColumns } from '../backlog.ts';
 import type { EvalExecutionRecord, EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
+import { liveCasesOf } from '../flags-where.ts';
 import { pageOf } from '../page.ts';
 import { messageRow } from '../agents-rows.ts';
 import type { PgDb } from './database.ts';
@@ -134,9 +135,18 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         const rows = await db
           .select()
           .from(evalCases)
-          .where(and(eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt), agent ? eq(evalCases.agent, agent) : undefined))
+          .where(liveCasesOf(evalCases, workspaceId, agent))
           .orderBy(asc(evalCases.createdAt), asc(evalCases.id));
         return rows.map(toCase);
+      },
+      async page(workspaceId, agent, { limit, after }) {
+        const rows = await db
+          .select()
+          .from(evalCases)
+          .where(liveCasesOf(evalCases, workspaceId, agent, after))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
+          .limit(limit + 1);
+        return pageOf(rows.map(toCase), limit);
       },
       async create(evalCase) {
         await transact((tx) => tx.insert(evalCases).values(caseRow(evalCase)));

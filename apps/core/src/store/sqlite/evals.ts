@@ -14,6 +14,7 @@ import {
 import { evalBacklogColumns } from '../backlog.ts';
 import type { EvalsStore, LeasedExecutionRecord } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
+import { liveCasesOf } from '../flags-where.ts';
 import { pageOf } from '../page.ts';
 import { messageInserter } from './agents.ts';
 import type { SqliteDb } from './database.ts';
@@ -147,10 +148,20 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         return db
           .select()
           .from(evalCases)
-          .where(and(eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt), agent ? eq(evalCases.agent, agent) : undefined))
+          .where(liveCasesOf(evalCases, workspaceId, agent))
           .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
           .all()
           .map(toCase);
+      },
+      async page(workspaceId, agent, { limit, after }) {
+        const rows = db
+          .select()
+          .from(evalCases)
+          .where(liveCasesOf(evalCases, workspaceId, agent, after))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
+          .limit(limit + 1)
+          .all();
+        return pageOf(rows.map(toCase), limit);
       },
       async create(evalCase) {
         await write(() => db.insert(evalCases).values(caseRow(evalCase)).run());

@@ -1,18 +1,13 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import type { CallOptions, CoreClient } from '../../core-client.ts';
 import type { FlagAnswer } from './core-answers.ts';
 import type { PageKit } from './page-kit.tsx';
+import { queryValue } from './page-query.ts';
 import { ReplyFlag } from './components/reply-flag.tsx';
 import { ChatPage } from './pages/chat.tsx';
 import { InboxPage } from './pages/inbox.tsx';
 import { sendPage } from './render.tsx';
 import { roleIn } from './viewer.ts';
-
-/** A query parameter as one value; left out, empty or repeated counts as not given. */
-const queryValue = (req: Request, name: string): string | undefined => {
-  const value = req.query[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-};
 
 /**
  * The live run that fixed each fixed flag, by its reply: the last to finish on the version that fixed it by the
@@ -80,10 +75,8 @@ export function inboxRoutes(routes: Router, { core, session, page, viewer }: Pag
       const caller = session.caller(req);
       const chat = await core.chats.get.query({ workspace, chat_id: String(req.params.id) }, caller);
       // A reply's flags, removed ones too, each with its history: the page shows them in place.
-      const { flags } = await core.flags.list.query({ workspace, status: 'all' }, caller);
-      const withHistory = await Promise.all(
-        flags.filter((f) => f.chat_id === chat.chat_id).map((f) => core.flags.get.query({ workspace, id: f.id }, caller)),
-      );
+      const flags = await core.flags.ofChat.query({ workspace, chat_id: chat.chat_id }, caller);
+      const withHistory = await Promise.all(flags.map((f) => core.flags.get.query({ workspace, id: f.id }, caller)));
       const fixedByRun = await fixingRuns(core, workspace, withHistory, caller);
       sendPage(
         res,
