@@ -20,9 +20,15 @@ async function download(url: string, token: string): Promise<{ status: number; t
 describe('svc flags, against a server answering as the flags API does', () => {
   // Non-ASCII text, a byte order mark a text decoder would drop, backticks, and two final newlines: all must
   // reach stdout and the saved file exactly as sent.
-  const digest = Buffer.from('\uFEFF# Flags digest of `acme`\n\nCafé — ¿sí? 👍 ````\n\n', 'utf8');
+  const digest = Buffer.from('\uFEFF# Flags digest of `acme`\n\n## 2 open flags\n\nCafé — ¿sí? 👍 ````\n\n', 'utf8');
+  const capped = Buffer.from('# Flags digest of `acme`, agent `sales`\n\n## 1,203 open flags, the newest 50 below\n', 'utf8');
   const flag = (id: string, note: string | null) => ({ id, status: 'open', note });
-  const list = { flags: [flag('flg_1', 'Say 30 days.'), flag('flg_2', null), flag('flg_3', 'Ask for the order number.')] };
+  const flags = [flag('flg_1', 'Say 30 days.'), flag('flg_2', null), flag('flg_3', 'Ask for the order number.')];
+  // The open flags in two pages, as the API answers them a hundred at a time.
+  const pages: Record<string, unknown> = {
+    '/api/developer/v1/acme/flags?status=open&limit=100': { flags: flags.slice(0, 2), next_cursor: 'c2' },
+    '/api/developer/v1/acme/flags?status=open&limit=100&cursor=c2': { flags: flags.slice(2), next_cursor: null },
+  };
   const seen: { path?: string; headers: IncomingHttpHeaders }[] = [];
   let server: Server;
   let env: Record<string, string>;
@@ -30,10 +36,11 @@ describe('svc flags, against a server answering as the flags API does', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       seen.push({ path: req.url, headers: req.headers });
-      if (req.url === '/api/developer/v1/acme/flags.md') {
-        res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(digest);
-      } else if (req.url === '/api/developer/v1/acme/flags') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
+      const page = pages[req.url ?? ''];
+      if (req.url === '/api/developer/v1/acme/flags.md' || req.url === '/api/developer/v1/acme/flags.md?agent=sales') {
+        res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(req.url.endsWith('sales') ? capped : digest);
+      } else if (page) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
       } else {
         const body = { error: { code: 'workspace_not_found', message: 'no workspace "other"' } };
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -61,8 +68,19 @@ describe('svc flags, against a server answering as the flags API does', () => {
 
     mkdirSync(join(here, 'docs'));
     const named = await runSvc(['flags', '--save', 'docs/for-agent.md', '--json'], env, undefined, here);
-    expect(JSON.parse(named.stdout)).toEqual({ file: join(here, 'docs', 'for-agent.md'), workspace: 'acme', flags: 2 });
+    expect(JSON.parse(named.stdout)).toEqual({ file: join(here, 'docs', 'for-agent.md'), workspace: 'acme', flags: 2, open: 2 });
     expect(readFileSync(join(here, 'docs', 'for-agent.md')).equals(digest)).toBe(true);
+  });
+
+  it("--agent asks for one agent's digest; --save says how many of the open flags it shows and how to get the rest", async () => {
+    const here = tempDir('svc-flags-');
+    const saved = await runSvc(['flags', '--agent', 'sales', '--save'], env, undefined, here);
+    expect(saved).toMatchObject({ code: 0, stderr: '' });
+    expect(seen.at(-1)?.path).toBe('/api/developer/v1/acme/flags.md?agent=sales');
+    expect(saved.stdout).toBe(
+      `Saved the flags digest of acme (the newest 50 of 1203 open flags; svc flags --all for every one) to ${join(here, 'flags.md')}.\n`,
+    );
+    expect(readFileSync(join(here, 'flags.md')).equals(capped)).toBe(true);
   });
 
   it('--save into a folder that does not exist fails and says why', async () => {
@@ -72,10 +90,10 @@ describe('svc flags, against a server answering as the flags API does', () => {
     expect(res.stderr).toBe(`svc: cannot write ${join(here, 'missing', 'flags.md')}: its folder does not exist\n`);
   });
 
-  it('--json prints the flags list', async () => {
+  it('--json prints every open flag, page after page', async () => {
     const res = await runSvc(['flags', '--json'], env);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual(list);
+    expect(JSON.parse(res.stdout)).toEqual({ flags });
   });
 
   it("answers the server's error, with nothing on stdout", async () => {
@@ -131,10 +149,26 @@ describe('svc flags, against the platform (needs the flags API)', () => {
     expect(readFileSync(join(repo, 'flags.md')).equals(served.bytes)).toBe(true);
   });
 
+  it('--all renders every open flag as the server renders its digest; --agent keeps one agent', async () => {
+    const served = await download(`${platform.url}/api/developer/v1/demo/flags.md`, token);
+    const all = await runSvc(['flags', '--all'], env, undefined, repo);
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    // One flag with a note: nothing is left out, so every one is the server's digest, byte for byte.
+    expect(Buffer.from(all.stdout, 'utf8').equals(served.bytes)).toBe(true);
+    const support = await download(`${platform.url}/api/developer/v1/demo/flags.md?agent=support`, token);
+    expect((await runSvc(['flags', '--agent', 'support'], env, undefined, repo)).stdout).toBe(support.bytes.toString('utf8'));
+    expect((await runSvc(['flags', '--all', '--agent', 'support'], env, undefined, repo)).stdout).toBe(support.bytes.toString('utf8'));
+    const none = await runSvc(['flags', '--all', '--agent', 'sales', '--save'], env, undefined, repo);
+    expect(none.stdout).toBe(`Saved the flags digest of demo (no open flags with a note) to ${join(repo, 'flags.md')}.\n`);
+    expect(readFileSync(join(repo, 'flags.md'), 'utf8')).toBe(
+      '# Flags digest of `demo`, agent `sales`\n\nNo open flags with a note: nothing to fix.\n',
+    );
+  });
+
   it('--json prints the list of GET flags', async () => {
     const served = (await api('/api/developer/v1/demo/flags')).body as { flags: FlagView[] };
     const res = await runSvc(['flags', '--json'], env, undefined, repo);
-    expect(JSON.parse(res.stdout)).toEqual(served);
+    expect(JSON.parse(res.stdout)).toEqual({ flags: served.flags });
     expect(served.flags.map((f) => f.note).sort()).toEqual(['Solo 30 días: say `30 days` — 👍', null]);
   });
 });

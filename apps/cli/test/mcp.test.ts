@@ -80,6 +80,11 @@ describe('svc mcp', () => {
     const digest = String((await api('/flags.md')).body);
     expect(digest).toContain(note);
     expect(textOf(await client.callTool({ name: 'flags_digest', arguments: {} }))).toBe(digest);
+    // Every open flag is the one flag here: the same text; one agent's is the server's digest of that agent.
+    expect(textOf(await client.callTool({ name: 'flags_digest', arguments: { all: true } }))).toBe(digest);
+    expect(textOf(await client.callTool({ name: 'flags_digest', arguments: { agent: 'support' } }))).toBe(
+      String((await api('/flags.md?agent=support')).body),
+    );
     const resource = await client.readResource({ uri: 'svc://demo/flags.md' });
     expect(resource.contents).toEqual([{ uri: 'svc://demo/flags.md', mimeType: 'text/markdown', text: digest }]);
     const listed = JSON.parse(textOf(await client.callTool({ name: 'list_flags', arguments: {} }))) as { flags: { note: string }[] };

@@ -64,7 +64,7 @@ it('seeds one flagged reply with a note on the demo workspace, once', async () =
   const first = await startCore({ ...options, dataDir, config });
   const { identity, workspaces, flags } = first.services;
   const workspace = await workspaces.resolve('demo', (await identity.findOrCreateUser('dev@example.com')).id);
-  const { flags: open } = await flags.list(workspace, 'open');
+  const { flags: open } = await flags.list(workspace.id, { status: 'open', limit: 100 });
   expect(open).toMatchObject([
     {
       agent: 'support',
@@ -82,6 +82,6 @@ it('seeds one flagged reply with a note on the demo workspace, once', async () =
   expect(open[0]!.eval_case_id).toMatch(/^case_/);
   await first.stop();
   const second = await startCore({ ...options, dataDir, config });
-  expect((await second.services.flags.list(workspace, 'all')).flags).toHaveLength(1);
+  expect((await second.services.flags.list(workspace.id, { status: 'all', limit: 100 })).flags).toHaveLength(1);
   await second.stop();
 });

@@ -186,6 +186,29 @@ it('finds eval work and runs through indexes: open executions per run in lease o
   db.close();
 });
 
+it("reads a page of a state's flags and a digest's newest flags through the workspace's index, in its order", () => {
+  const db = migratedDatabase();
+  const after = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'flag_1'];
+  const page = queryPlan(
+    db,
+    `select * from flags where workspace_id = ? and status = 'open' and created_at >= ? and (created_at > ? or id > ?)
+     order by created_at, id limit 51`,
+    'ws_1',
+    ...after,
+  );
+  // The index gives the creation order; only flags made at the same instant are sorted by id.
+  expect(page).toContain('USING INDEX flags_workspace_idx (workspace_id=? AND status=? AND created_at>?)');
+  expect(page).toContain('USE TEMP B-TREE FOR LAST TERM OF ORDER BY');
+  const newest = queryPlan(
+    db,
+    `select * from flags where workspace_id = ? and status = 'open' and note is not null order by created_at desc, id desc limit 50`,
+    'ws_1',
+  );
+  expect(newest).toContain('USING INDEX flags_workspace_idx (workspace_id=? AND status=?)');
+  expect(newest).toContain('USE TEMP B-TREE FOR LAST TERM OF ORDER BY');
+  db.close();
+});
+
 it('finds GitHub links and installations by repository whatever its case, and events to claim, through indexes', () => {
   const db = migratedDatabase();
   const plan = (query: string, ...params: unknown[]) => queryPlan(db, query, ...params);

@@ -3,6 +3,7 @@ import { describeClaimsStoreContract } from './store-contract-claims.ts';
 import { describeDigestStoreContract } from './store-contract-digest.ts';
 import { describeEvalCountsStoreContract } from './store-contract-eval-counts.ts';
 import { describeEvalsStoreContract } from './store-contract-evals.ts';
+import { describeFlagPagesStoreContract } from './store-contract-flag-pages.ts';
 import { describeFlagsStoreContract } from './store-contract-flags.ts';
 import { describeGithubStoreContract } from './store-contract-github.ts';
 import { describeMembersStoreContract } from './store-contract-members.ts';
@@ -21,6 +22,7 @@ export function describeStoreContracts(name: string, open: OpenStore): void {
   describeRetentionStoreContract(name, open);
   describeMembersStoreContract(name, open);
   describeFlagsStoreContract(name, open);
+  describeFlagPagesStoreContract(name, open);
   describeEvalsStoreContract(name, open);
   describeEvalCountsStoreContract(name, open);
   describeDigestStoreContract(name, open);

@@ -83,6 +83,28 @@ describe('the lists that grow, a page at a time', () => {
     expect(times).toEqual([...times].sort());
   });
 
+  it('eval cases: oldest first, of one agent when asked, none twice and none missed while cases are added between pages', async () => {
+    const add = async (agent: string) => {
+      const res = await api('/api/developer/v1/acme/evals/cases', { json: { agent, turns: ['hi'], expected: 'a greeting' } });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const added: string[] = [];
+    for (let i = 0; i < 60; i++) added.push(await add(i % 3 === 0 ? 'sales' : 'support'));
+    const { pages, all } = await pageThrough<{ id: string }>('/api/developer/v1/acme/evals/cases?limit=25', 'cases', async () =>
+      added.push(await add('support')),
+    );
+    expect(pages.map((page) => page.length)).toEqual([25, 25, 12]);
+    expect(all.map((c) => c.id)).toEqual(added);
+    const sales = await pageThrough<{ id: string; agent: string }>(
+      '/api/developer/v1/acme/evals/cases?agent=sales&limit=7',
+      'cases',
+      async () => {},
+    );
+    expect(sales.pages.map((page) => page.length)).toEqual([7, 7, 6]);
+    expect(sales.all.every((c) => c.agent === 'sales')).toBe(true);
+  });
+
   it.each([
     ['limit=0', 'limit'],
     ['limit=101', 'limit'],
@@ -93,7 +115,14 @@ describe('the lists that grow, a page at a time', () => {
     ['cursor=bm9wZQ', 'cursor'],
     [`cursor=${Buffer.from(JSON.stringify(['x', 'ver_1'])).toString('base64url')}`, 'cursor'],
   ])('answers ?%s with 400 invalid_request naming %s', async (query, field) => {
-    for (const path of ['/api/developer/v1/acme/chats', '/api/developer/v1/acme/versions', '/cli/tokens']) {
+    for (const path of [
+      '/api/developer/v1/acme/chats',
+      '/api/developer/v1/acme/versions',
+      '/api/developer/v1/acme/flags',
+      '/api/developer/v1/acme/evals/cases',
+      '/api/developer/v1/acme/evals/runs',
+      '/cli/tokens',
+    ]) {
       const res = await api(`${path}?${query}`);
       expect(res.status, path).toBe(400);
       expect(res.body.error, path).toMatchObject({ code: 'invalid_request', field });
@@ -112,6 +141,8 @@ describe('the lists that grow, a page at a time', () => {
     for (const [path, schema, filters] of [
       ['/api/developer/v1/{workspace}/chats', 'Inbox', ['agent', 'environment', 'flagged']],
       ['/api/developer/v1/{workspace}/versions', 'AgentVersionList', []],
+      ['/api/developer/v1/{workspace}/flags', 'FlagList', ['status', 'agent']],
+      ['/api/developer/v1/{workspace}/evals/cases', 'EvalCaseList', ['agent']],
       ['/cli/tokens', 'DeveloperTokenList', []],
     ] as const) {
       const parameters = body.paths[path].get.parameters as { name: string; in: string }[];

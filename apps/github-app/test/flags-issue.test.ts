@@ -125,7 +125,7 @@ it('gives up on a repository GitHub no longer has, rather than retrying it', asy
 it('closes the issue with a comment once every flag is fixed', async () => {
   const { services } = world.platform.core;
   const live = (await services.store.environments.get(world.workspace.id, 'live'))!.version!;
-  for (const flag of (await services.flags.list(world.workspace, 'open')).flags)
+  for (const flag of (await services.flags.list(world.workspace.id, { status: 'open', limit: 100 })).flags)
     await services.flags.markFixed(flag.id, live.id, new Date().toISOString());
   expect((await digest()).open).toBe(0);
 

@@ -1,11 +1,15 @@
 import type { FlagView } from '@svc/domain';
 import { flagSection } from './flag-section.ts';
-import { code, plural } from './markdown.ts';
+import { code, count, plural } from './markdown.ts';
 
 export interface FlagsDigestInput {
   workspace: string;
-  /** Flags as the API shows them; the digest keeps the open ones with a note. */
+  /** Flags as the API shows them; the digest keeps the open ones with a note, newest first. */
   flags: FlagView[];
+  /** How many open flags with a note there are: more than the digest shows when it was given the newest only. */
+  total?: number;
+  /** The one agent the flags are of, when the digest was asked for one. */
+  agent?: string;
 }
 
 type NotedFlag = FlagView & { note: string };
@@ -31,50 +35,61 @@ const instructions = (workspace: string) => [
   '  `feat/x` to `feat-x`), then run `svc eval --env <branch env>`; it exits 1 while any case fails.',
 ];
 
-/** Flags by agent, then oldest first, ids breaking ties: the same flags always give the same text. */
-const byAgentThenAge = (a: NotedFlag, b: NotedFlag): number =>
-  compare(a.agent, b.agent) || compare(a.created_at, b.created_at) || compare(a.id, b.id);
+/** Newest first, ids breaking ties: the same flags always give the same text. */
+const newestFirst = (a: NotedFlag, b: NotedFlag): number => compare(b.created_at, a.created_at) || compare(b.id, a.id);
 
 // Code-unit order, not the locale's: the digest must not depend on the machine that renders it.
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The flags the digest shows, in the order it shows them. */
-export const digestFlags = (flags: FlagView[]): NotedFlag[] => flags.filter(inFlagsDigest).sort(byAgentThenAge);
+export const digestFlags = (flags: FlagView[]): NotedFlag[] => flags.filter(inFlagsDigest).sort(newestFirst);
+
+/** Where the flags a digest leaves out are: `svc flags --all`, or one agent's with `--agent`. */
+function moreLine(shown: number, total: number, agent: string | undefined): string {
+  const all = agent ? `svc flags --all --agent ${agent}` : 'svc flags --all';
+  const oneAgent = agent ? '' : ', `svc flags --agent <slug>` the newest of one agent';
+  return `_${plural(total - shown, 'more open flag')} with a note ${total - shown === 1 ? 'is' : 'are'} not shown here: \`${all}\` prints every one${oneAgent}._`;
+}
+
+export interface FlagsDigestView {
+  workspace: string;
+  /** As `digestFlags` gives them. */
+  flags: NotedFlag[];
+  total: number;
+  agent?: string;
+}
 
 /**
- * The digest of `flags` (sorted by `digestFlags`) showing the first `shown` of them; `more` is the line that says
- * where the rest are, put where the index stops.
+ * The digest of `flags` showing the first `shown` of them; `note` says where the rest are, put where the index stops
+ * (the `service-flags` issue's, when it shows fewer than the digest).
  */
-export function flagsDigestOf(workspace: string, flags: NotedFlag[], shown = flags.length, more?: string): string {
-  const title = `# Flags digest of ${code(workspace)}`;
-  if (flags.length === 0) return `${title}\n\nNo open flags with a note: nothing to fix.\n`;
+export function flagsDigestOf({ workspace, flags, total, agent }: FlagsDigestView, shown = flags.length, note?: string): string {
+  const title = `# Flags digest of ${code(workspace)}${agent ? `, agent ${code(agent)}` : ''}`;
+  if (total === 0) return `${title}\n\nNo open flags with a note: nothing to fix.\n`;
 
-  const agents = [...new Set(flags.map((f) => f.agent))];
   const kept = flags.slice(0, shown);
-  const isKept = new Set(kept);
   const index = kept.map(
     (f) => `- [${code(f.id)}](#${encodeURIComponent(f.id)}): agent ${code(f.agent)}, v${f.version.number} on ${code(f.environment)}`,
   );
-  const sections = [...new Set(kept.map((f) => f.agent))].flatMap((agent) => {
-    const own = flags.filter((f) => f.agent === agent);
-    return [`## Agent ${code(agent)}: ${plural(own.length, 'flag')}`, ...own.filter((f) => isKept.has(f)).map(flagSection)];
-  });
+  const more = [...(flags.length < total ? [moreLine(flags.length, total, agent)] : []), ...(note ? [note] : [])];
+  const heading = `## ${plural(total, 'open flag')}${kept.length < total ? `, the newest ${count(kept.length)} below` : ''}`;
   return [
     title,
     '',
     ...instructions(workspace),
     '',
-    `## ${plural(flags.length, 'open flag')} on ${plural(agents.length, 'agent')}`,
+    heading,
     '',
     ...index,
-    ...(more ? ['', more] : []),
+    ...more.flatMap((line) => ['', line]),
     '',
-    sections.join('\n\n'),
+    kept.map(flagSection).join('\n\n'),
     '',
   ].join('\n');
 }
 
 /** The flags digest: the markdown `svc flags` prints and `GET .../flags.md` returns. */
-export function renderFlagsDigest({ workspace, flags }: FlagsDigestInput): string {
-  return flagsDigestOf(workspace, digestFlags(flags));
+export function renderFlagsDigest({ workspace, flags, total, agent }: FlagsDigestInput): string {
+  const shown = digestFlags(flags);
+  return flagsDigestOf({ workspace, flags: shown, total: total ?? shown.length, agent });
 }

@@ -36,7 +36,7 @@ describe('flags digest golden files', () => {
     expect(digest).toContain('<a id="flg_01"></a>');
   });
 
-  it('several agents: grouped by agent, then oldest first, whatever order the flags come in', () => {
+  it('several agents: newest first, ids breaking ties, whatever order the flags come in', () => {
     const flags = [
       flag({ id: 'flg_05', agent: 'support', created_at: '2026-06-02T09:00:00.000Z' }),
       flag({ id: 'flg_04', agent: 'sales', note: 'Quote the price list.', created_at: '2026-06-03T09:00:00.000Z' }),
@@ -45,8 +45,21 @@ describe('flags digest golden files', () => {
     ];
     const digest = expectGolden('several-agents', flags);
     const order = [...digest.matchAll(/<a id="(flg_\d+)">/g)].map((m) => m[1]);
-    expect(order).toEqual(['flg_04', 'flg_02', 'flg_03', 'flg_05']);
+    expect(order).toEqual(['flg_04', 'flg_05', 'flg_03', 'flg_02']);
     expect(renderFlagsDigest({ workspace: 'acme', flags: [...flags].reverse() })).toBe(digest);
+  });
+
+  it('the newest flags of more: says how many are left out and how to get them, of one agent when asked', () => {
+    const flags = [flag({ id: 'flg_02', created_at: '2026-06-02T09:00:00.000Z' }), flag({ id: 'flg_01' })];
+    const digest = renderFlagsDigest({ workspace: 'acme', flags, total: 1_203 });
+    expect(digest).toContain('## 1,203 open flags, the newest 2 below\n');
+    expect(digest).toContain(
+      '\n_1,201 more open flags with a note are not shown here: `svc flags --all` prints every one, `svc flags --agent <slug>` the newest of one agent._\n',
+    );
+    const ofAgent = renderFlagsDigest({ workspace: 'acme', flags, total: 3, agent: 'support' });
+    expect(ofAgent.split('\n')[0]).toBe('# Flags digest of `acme`, agent `support`');
+    expect(ofAgent).toContain('\n_1 more open flag with a note is not shown here: `svc flags --all --agent support` prints every one._\n');
+    expect(renderFlagsDigest({ workspace: 'acme', flags, total: 2 })).not.toContain('more open flag');
   });
 
   it('a long tool response: trimmed, with how many characters were left out', () => {

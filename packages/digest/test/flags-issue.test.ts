@@ -36,9 +36,9 @@ describe('service-flags issue body', () => {
     // Every flag shown is indexed, and every indexed flag is shown: no link points at a flag left out.
     expect([...sections].sort()).toEqual([...indexed].sort());
     expect(body).toContain(
-      `_This issue shows ${sections.length} flags of 400; the whole digest, with every flag, is [flags.md](${flagsUrl})._`,
+      `_This issue shows ${sections.length} flags of the digest's 400; the digest, with every one, is [flags.md](${flagsUrl})._`,
     );
-    expect(body).toContain('## 400 open flags on 3 agents');
+    expect(body).toContain(`## 400 open flags, the newest ${sections.length} below`);
     // A section is never cut in half: the last one shown ends with its whole note.
     expect(body.trimEnd()).toMatch(/offer store credit\. \n```$/);
   });

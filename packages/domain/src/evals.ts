@@ -35,7 +35,7 @@ export const evalCase = z
   .meta({ id: 'EvalCase' });
 export type EvalCaseView = z.infer<typeof evalCase>;
 
-export const evalCaseList = z.object({ cases: z.array(evalCase) }).meta({ id: 'EvalCaseList' });
+export const evalCaseList = z.object({ cases: z.array(evalCase), next_cursor: nextCursor }).meta({ id: 'EvalCaseList' });
 
 export const createEvalCaseInput = z
   .object({
@@ -57,7 +57,9 @@ export const updateEvalCaseInput = createEvalCaseInput
   });
 export type UpdateEvalCaseInput = z.infer<typeof updateEvalCaseInput>;
 
-export const evalCaseQuery = z.object({ agent: agentSlug.optional().meta({ description: "Only this agent's cases" }) });
+/** A page of the eval cases, oldest first, narrowed to an agent when asked. */
+export const evalCaseQuery = pageQuery.extend({ agent: agentSlug.optional().meta({ description: "Only this agent's cases" }) });
+export type EvalCaseQuery = z.infer<typeof evalCaseQuery>;
 
 export const verdict = z.enum(['pass', 'fail', 'error']);
 export type Verdict = z.infer<typeof verdict>;

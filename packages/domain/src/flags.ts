@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { agentSlug } from './agents.ts';
+import { nextCursor, pageQuery } from './pagination.ts';
 
 /** A supervisor's note: what the agent should have said. */
 export const flagNote = z.string().max(10_000);
@@ -70,7 +72,7 @@ export const flag = z
   .meta({ id: 'Flag' });
 export type FlagView = z.infer<typeof flag>;
 
-export const flagList = z.object({ flags: z.array(flag) }).meta({ id: 'FlagList' });
+export const flagList = z.object({ flags: z.array(flag), next_cursor: nextCursor }).meta({ id: 'FlagList' });
 
 /** One change of a flag: who, from which state to which, the note before and after, when. */
 export const flagEvent = z
@@ -96,4 +98,16 @@ export const updateFlagInput = z
   .object({ note: flagNote.nullable().meta({ description: 'null or "" clears the note (and removes its eval case)' }) })
   .meta({ id: 'UpdateFlagRequest' });
 
-export const flagListQuery = z.object({ status: z.enum(['open', 'fixed', 'removed', 'all']).default('open') });
+const flagsOfAgent = agentSlug.optional().meta({ description: "Only this agent's flags" });
+
+/** A page of the flags in a state (or all), oldest first, narrowed to an agent when asked. */
+export const flagListQuery = pageQuery.extend({
+  status: z.enum(['open', 'fixed', 'removed', 'all']).default('open'),
+  agent: flagsOfAgent,
+});
+export type FlagListQuery = z.infer<typeof flagListQuery>;
+
+/** The most flags a digest shows: the newest open flags with a note; `svc flags --all` prints every one. */
+export const flagsDigestCap = 50;
+
+export const flagsDigestQuery = z.object({ agent: flagsOfAgent });

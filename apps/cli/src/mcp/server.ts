@@ -1,11 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { agentSlug, environmentName, flagListQuery, maxRepeat } from '@svc/domain';
+import { agentSlug, environmentName, flagListQuery, flagsDigestCap, maxRepeat } from '@svc/domain';
 import { z } from 'zod';
 import type { Api } from '../api.ts';
 import { pushWorkingTree } from '../deploy.ts';
 import { CliError } from '../errors.ts';
+import { type DigestRequest, flagsDigest } from '../flags-digest.ts';
+import { everyItem } from '../pages.ts';
 import { runEvals } from './run-evals.ts';
 
 export interface McpContext {
@@ -50,7 +52,7 @@ const answering =
 export function createMcpServer({ api, workspace, version }: McpContext): McpServer {
   const base = `/api/developer/v1/${encodeURIComponent(workspace)}`;
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const digest = async () => decoder.decode(await api.bytes(`${base}/flags.md`, 'text/markdown'));
+  const digest = async (request: DigestRequest = {}) => decoder.decode((await flagsDigest(api, workspace, request)).bytes);
   const server = new McpServer({ name: 'svc', version });
 
   server.registerTool(
@@ -58,12 +60,15 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
     {
       title: 'Flags digest',
       description:
-        `The open flags of workspace ${workspace} as one markdown document: each wrong agent reply a person flagged, ` +
-        'with the conversation and their note saying what the agent should have said, and instructions at the top. ' +
-        'Read this first when asked to fix the agents.',
-      inputSchema: {},
+        `The newest ${flagsDigestCap} open flags of workspace ${workspace} as one markdown document: each wrong agent reply a ` +
+        'person flagged, with the conversation and their note saying what the agent should have said, and instructions at ' +
+        'the top; it says how many more there are. Read this first when asked to fix the agents.',
+      inputSchema: {
+        agent: agentSlug.optional().describe("only this agent's flags"),
+        all: z.boolean().optional().describe('every open flag with a note, not only the newest (default: false)'),
+      },
     },
-    answering(async () => text(await digest())),
+    answering(async (request) => text(await digest(request))),
   );
 
   server.registerTool(
@@ -71,9 +76,12 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
     {
       title: 'List flags',
       description: `The flags of workspace ${workspace} as JSON, open ones unless another status is asked for.`,
-      inputSchema: { status: flagListQuery.shape.status.unwrap().optional().describe('open (default), fixed, removed or all') },
+      inputSchema: {
+        status: flagListQuery.shape.status.unwrap().optional().describe('open (default), fixed, removed or all'),
+        agent: agentSlug.optional().describe("only this agent's flags"),
+      },
     },
-    answering(async ({ status }) => json(await api.request('GET', `${base}/flags?status=${status ?? 'open'}`))),
+    answering(async ({ status, agent }) => json({ flags: await everyItem(api, `${base}/flags`, 'flags', { status, agent }) })),
   );
 
   server.registerTool(
@@ -83,9 +91,7 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
       description: "The eval cases of the workspace's agents as JSON (visitor turns and the expected outcome), of one agent if named.",
       inputSchema: { agent: agentSlug.optional().describe("the agent's slug, as its folder under agents/") },
     },
-    answering(async ({ agent }) =>
-      json(await api.request('GET', `${base}/evals/cases${agent ? `?agent=${encodeURIComponent(agent)}` : ''}`)),
-    ),
+    answering(async ({ agent }) => json({ cases: await everyItem(api, `${base}/evals/cases`, 'cases', { agent }) })),
   );
 
   server.registerTool(
@@ -141,7 +147,7 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
   server.registerResource(
     'flags',
     `svc://${workspace}/flags.md`,
-    { title: `Flags of ${workspace}`, description: 'The open flags digest', mimeType: 'text/markdown' },
+    { title: `Flags of ${workspace}`, description: `The open flags digest: the newest ${flagsDigestCap}`, mimeType: 'text/markdown' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await digest() }] }),
   );
   return server;

@@ -3,6 +3,7 @@ import {
   evalCaseQuery,
   evalRunQuery,
   graderQuery,
+  maxPageLimit,
   overrideInput,
   replayedTurns,
   startRunInput,
@@ -18,9 +19,17 @@ const tokens = z.object({ input: z.number().int().min(0), output: z.number().int
 /** Eval cases and runs: every member reads them; the services authorize the writes (`authorization.ts`). */
 export const evalsRouter = router({
   cases: router({
-    list: memberProcedure.input(evalCaseQuery).query(({ ctx, input }) => ctx.services.evalCases.list(ctx.membership.id, input.agent)),
+    list: memberProcedure.input(evalCaseQuery).query(({ ctx, input }) => ctx.services.evalCases.list(ctx.membership.id, input)),
+
+    /** The cases a run replayed, removed ones too: what its page shows beside each result. */
+    ofRun: memberProcedure.input(id).query(({ ctx, input }) => ctx.services.evalCases.ofRun(ctx.membership.id, input.id)),
 
     get: memberProcedure.input(id).query(({ ctx, input }) => ctx.services.evalCases.get(ctx.membership.id, input.id)),
+
+    /** These cases' verdicts in live's last finished runs: each case's strip on its agent's cases page. */
+    liveHistories: memberProcedure
+      .input(z.object({ case_ids: z.array(z.string().max(100)).max(maxPageLimit), runs: z.number().int().min(1).max(30) }))
+      .query(({ ctx, input }) => ctx.services.evalRuns.liveHistories(ctx.membership.id, input.case_ids, input.runs)),
 
     create: memberProcedure
       .input(createEvalCaseInput)

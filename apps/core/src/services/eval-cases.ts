@@ -1,9 +1,11 @@
-import { type CreateEvalCaseInput, DomainError, type EvalCaseView, type UpdateEvalCaseInput } from '@svc/domain';
+import { type CreateEvalCaseInput, DomainError, type EvalCaseQuery, type EvalCaseView, type UpdateEvalCaseInput } from '@svc/domain';
+import { z } from 'zod';
 import { authorize, authorizeChange } from '../authorization.ts';
 import type { EvalCaseRecord } from '../store/flags-store.ts';
 import type { Membership, Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
+import { nextCursorOf, pageRequest } from './pages.ts';
 
 export function toEvalCaseView(c: EvalCaseRecord): EvalCaseView {
   return {
@@ -39,8 +41,18 @@ export function createEvalCaseService(store: Store, clock: Clock) {
   }
 
   return {
-    async list(workspaceId: string, agent?: string): Promise<{ cases: EvalCaseView[] }> {
-      return { cases: (await store.evalCases.list(workspaceId, agent)).map(toEvalCaseView) };
+    /** A page of the cases, oldest first, of one agent when asked. */
+    async list(workspaceId: string, { agent, ...query }: EvalCaseQuery) {
+      const page = await store.evalCases.page(workspaceId, agent, pageRequest(query, z.iso.datetime()));
+      return { cases: page.items.map(toEvalCaseView), next_cursor: nextCursorOf(page, (c) => ({ key: c.createdAt, id: c.id })) };
+    },
+
+    /** The cases a run replays, removed ones too: what its page shows beside each result. */
+    async ofRun(workspaceId: string, runId: string): Promise<EvalCaseView[]> {
+      const run = await store.evalRuns.get(workspaceId, runId);
+      if (!run) throw new DomainError('eval_run_not_found', `no eval run ${runId} in this workspace`);
+      const ids = new Set((await store.evalRuns.executions(run.id)).map((execution) => execution.caseId));
+      return (await store.evalCases.getMany(workspaceId, [...ids])).map(toEvalCaseView);
     },
 
     async get(workspaceId: string, id: string): Promise<EvalCaseView> {

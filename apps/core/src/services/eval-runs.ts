@@ -4,6 +4,7 @@ import {
   type EvalResultView,
   type EvalRunDetailView,
   type EvalRunView,
+  maxPageLimit,
   type PageQuery,
   type RunTrigger,
   type StartRunInput,
@@ -239,6 +240,27 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
       const page = await store.evalRuns.list(workspaceId, environment, pageRequest(query, z.iso.datetime()));
       const runs = page.items.map((run) => view(run));
       return { runs, next_cursor: nextCursorOf(page, (run) => ({ key: run.createdAt, id: run.id })) };
+    },
+
+    /**
+     * Each of these cases' verdicts in live's last `runs` finished runs with cases, oldest run first: a case's strip of
+     * live results, read from those runs' results, not their replays.
+     */
+    async liveHistories(workspaceId: string, caseIds: string[], runs: number) {
+      const page = await store.evalRuns.list(workspaceId, liveEnvironment, { limit: maxPageLimit });
+      const finished = page.items.filter((run) => run.status === 'finished' && run.counts.cases > 0).slice(0, runs);
+      const version = new Map(finished.map((run) => [run.id, run.version.number]));
+      const verdicts = await store.evalRuns.verdictsIn([...version.keys()], caseIds);
+      const order = new Map(finished.map((run, i) => [run.id, -i]));
+      verdicts.sort((a, b) => order.get(a.runId)! - order.get(b.runId)!);
+      return {
+        histories: caseIds.map((caseId) => ({
+          case_id: caseId,
+          results: verdicts
+            .filter((v) => v.caseId === caseId)
+            .map((v) => ({ run_id: v.runId, version: version.get(v.runId)!, verdict: v.verdict })),
+        })),
+      };
     },
 
     async get(workspaceId: string, id: string): Promise<EvalRunDetailView> {

@@ -1,4 +1,13 @@
-import { type CreateFlagInput, DomainError, type FlagView, type FlagWithHistoryView } from '@svc/domain';
+import { renderFlagsDigest } from '@svc/digest';
+import {
+  type CreateFlagInput,
+  DomainError,
+  type FlagListQuery,
+  type FlagView,
+  type FlagWithHistoryView,
+  flagsDigestCap,
+} from '@svc/domain';
+import { z } from 'zod';
 import { authorize, authorizeChange } from '../authorization.ts';
 import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../store/flags-store.ts';
 import type { Membership, Store } from '../store/store.ts';
@@ -7,6 +16,7 @@ import { liveEnvironment } from './deployments.ts';
 import { type FlagAction, type FlagTransition, noteOf, transition } from './flag-lifecycle.ts';
 import { snapshotOf } from './flag-snapshot.ts';
 import { newId } from './ids.ts';
+import { nextCursorOf, pageRequest } from './pages.ts';
 
 /** The actor of a change no member made: an eval run on live passing a flag's case. */
 export const systemActor = 'svc';
@@ -130,6 +140,12 @@ export function createFlagService(store: Store, clock: Clock) {
     throw new DomainError('conflict', `flag ${id} is changing too often at once; retry the request`);
   }
 
+  /** The newest open flags with a note, as many as a digest shows, and how many there are (of one agent when asked). */
+  async function newestInDigest(workspaceId: string, agent?: string): Promise<{ flags: FlagView[]; total: number }> {
+    const { count, newest } = await store.flags.newestInDigest(workspaceId, agent, flagsDigestCap);
+    return { flags: newest.map(toFlagView), total: count };
+  }
+
   return {
     originOf,
 
@@ -189,8 +205,22 @@ export function createFlagService(store: Store, clock: Clock) {
       return toFlagView(flag);
     },
 
-    async list(membership: Membership, status: FlagView['status'] | 'all'): Promise<{ flags: FlagView[] }> {
-      return { flags: (await store.flags.list(membership.id, status)).map(toFlagView) };
+    /** A page of the flags in a state (or all), oldest first, of one agent when asked. */
+    async list(workspaceId: string, { status, agent, ...query }: FlagListQuery) {
+      const page = await store.flags.list(workspaceId, { status, agent }, pageRequest(query, z.iso.datetime()));
+      return { flags: page.items.map(toFlagView), next_cursor: nextCursorOf(page, (flag) => ({ key: flag.createdAt, id: flag.id })) };
+    },
+
+    /** The flags among `ids`, in any state; unknown ids left out. */
+    async many(workspaceId: string, ids: string[]): Promise<FlagView[]> {
+      return (await store.flags.getMany(workspaceId, ids)).map(toFlagView);
+    },
+
+    newestInDigest,
+
+    /** The flags digest: the newest open flags with a note as markdown for a coding agent, and where the rest are. */
+    async digest(workspace: { id: string; slug: string }, agent?: string): Promise<string> {
+      return renderFlagsDigest({ workspace: workspace.slug, agent, ...(await newestInDigest(workspace.id, agent)) });
     },
 
     async get(membership: Membership, id: string) {

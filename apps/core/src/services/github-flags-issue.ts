@@ -1,5 +1,5 @@
 import { DomainError, flagsIssueTitle } from '@svc/domain';
-import { inFlagsDigest, renderFlagsIssue } from '@svc/digest';
+import { renderFlagsIssue } from '@svc/digest';
 import type { Store } from '../store/store.ts';
 import type { FlagService } from './flags.ts';
 
@@ -8,11 +8,11 @@ export function createGithubFlagsIssue(store: Store, flags: FlagService, publicU
   return async (workspaceId: string): Promise<{ title: string; body: string; open: number }> => {
     const workspace = await store.workspaces.findById(workspaceId);
     if (!workspace) throw new DomainError('workspace_not_found', `no workspace ${workspaceId}`);
-    const { flags: open } = await flags.list({ ...workspace, role: 'supervisor' }, 'open');
+    const newest = await flags.newestInDigest(workspace.id);
     return {
       title: flagsIssueTitle,
-      body: renderFlagsIssue({ workspace: workspace.slug, flags: open, flagsUrl: `${publicUrl}/w/${workspace.slug}/flags.md` }),
-      open: open.filter(inFlagsDigest).length,
+      body: renderFlagsIssue({ workspace: workspace.slug, ...newest, flagsUrl: `${publicUrl}/w/${workspace.slug}/flags.md` }),
+      open: newest.total,
     };
   };
 }

@@ -135,8 +135,10 @@ export interface EvalsStore {
     get(workspaceId: string, id: string): Promise<EvalCaseRecord | undefined>;
     /** The workspace's cases among `ids`, removed or not, in one read (those a lease hands out); unknown ids left out. */
     getMany(workspaceId: string, ids: string[]): Promise<EvalCaseRecord[]>;
-    /** The workspace's cases that are not removed, oldest first; those of one agent when given. */
+    /** Every case of the workspace that is not removed, oldest first; those of one agent when given (a run replays them all). */
     list(workspaceId: string, agent?: string): Promise<EvalCaseRecord[]>;
+    /** A page of those cases, oldest first, after a creation time and id. */
+    page(workspaceId: string, agent: string | undefined, page: PageRequest<string>): Promise<Page<EvalCaseRecord>>;
     /** Adds a case made by hand. */
     create(evalCase: EvalCaseRecord): Promise<void>;
     /** Changes a case that is not removed; false when there is none. */
@@ -170,6 +172,8 @@ export interface EvalsStore {
     /** The run's executions in the order its cases were made (then by id), each case's by attempt. */
     executions(runId: string): Promise<EvalExecutionRecord[]>;
     overrides(runId: string): Promise<EvalOverrideRecord[]>;
+    /** The verdicts of these cases in these runs, those whose replays are all done. */
+    verdictsIn(runIds: string[], caseIds: string[]): Promise<{ runId: string; caseId: string; verdict: Verdict }[]>;
     /** Each case's verdict in the run's baseline (the case left out when it did not run there). */
     baselineVerdicts(runId: string): Promise<Map<string, Verdict>>;
     /** The workspace's results with a person's verdict given at `since` or later, across its runs, in no order. */

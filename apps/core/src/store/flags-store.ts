@@ -1,5 +1,6 @@
 import type { ConversationMessage, FlagStatus, TurnView } from '@svc/domain';
 import type { Chat, ChatMessage } from './agents-store.ts';
+import type { Page, PageRequest } from './page.ts';
 
 /** What a flag froze of the chat when it was flagged. */
 export interface FlagSnapshot {
@@ -74,6 +75,12 @@ export interface FlagChange {
   event: FlagEventRecord;
 }
 
+/** Which flags a list shows. */
+export interface FlagFilter {
+  status: FlagStatus | 'all';
+  agent?: string;
+}
+
 export type FlagCreateOutcome = { created: true } | { created: false; flagId: string };
 
 /** Flags, their history and the eval cases they make. Each write is one transaction with its event and case. */
@@ -89,10 +96,14 @@ export interface FlagsStore {
     get(workspaceId: string, id: string): Promise<FlagRecord | undefined>;
     /** The id of the workspace a flag belongs to. */
     workspaceOf(id: string): Promise<string | undefined>;
-    /** The flags of one chat's replies, removed ones too, oldest first: read by the chat. */
+    /** A page of the workspace's flags in a state (or all) of one agent (or any), oldest first, after a creation time and id. */
+    list(workspaceId: string, filter: FlagFilter, page: PageRequest<string>): Promise<Page<FlagRecord>>;
+    /** The workspace's flags among `ids`; unknown ids left out. */
+    getMany(workspaceId: string, ids: string[]): Promise<FlagRecord[]>;
+    /** The flags of a chat's replies, in any state, oldest first. */
     ofChat(workspaceId: string, chatId: string): Promise<FlagRecord[]>;
-    /** The workspace's flags in a state (or all), oldest first. */
-    list(workspaceId: string, status: FlagStatus | 'all'): Promise<FlagRecord[]>;
+    /** The open flags with a note (those a digest shows) of one agent (or any): how many, and the `limit` newest. */
+    newestInDigest(workspaceId: string, agent: string | undefined, limit: number): Promise<{ count: number; newest: FlagRecord[] }>;
     /** The flag's events in the order they were recorded. */
     history(flagId: string): Promise<FlagEventRecord[]>;
     /** Applies the change with its event and case change; false (nothing written) when the flag moved on meanwhile. */

@@ -17,7 +17,7 @@ describe('the flag lifecycle, row by row', () => {
       originFlagId: flag.id,
       deletedAt: null,
     });
-    expect((await services.flags.list(workspace, 'open')).flags.map((f) => f.id)).toEqual([flag.id]);
+    expect((await services.flags.list(workspace.id, { status: 'open', limit: 100 })).flags.map((f) => f.id)).toEqual([flag.id]);
     expect((await services.flags.get(workspace, flag.id)).history).toMatchObject([
       { actor: 'ada@example.com', from_status: null, to_status: 'open', note_before: null, note_after: note },
     ]);
@@ -53,8 +53,8 @@ describe('the flag lifecycle, row by row', () => {
     const live = (await services.store.environments.get(workspace.id, 'live'))!.version!;
     const fixed = await services.flags.markFixed(flag.id, live.id, '2026-03-02T08:00:00.000Z');
     expect(fixed).toMatchObject({ status: 'fixed', fixed_by_version: { id: live.id, number: 1 }, fixed_at: '2026-03-02T08:00:00.000Z' });
-    expect((await services.flags.list(workspace, 'open')).flags).toEqual([]);
-    expect((await services.flags.list(workspace, 'fixed')).flags.map((f) => f.id)).toEqual([flag.id]);
+    expect((await services.flags.list(workspace.id, { status: 'open', limit: 100 })).flags).toEqual([]);
+    expect((await services.flags.list(workspace.id, { status: 'fixed', limit: 100 })).flags.map((f) => f.id)).toEqual([flag.id]);
 
     const reopened = await services.flags.editNote(workspace, owner.email, flag.id, 'Link the refund form too.');
     expect(reopened).toMatchObject({ status: 'open', fixed_by_version: null, fixed_at: null, eval_case_id: flag.eval_case_id });
@@ -83,7 +83,7 @@ describe('the flag lifecycle, row by row', () => {
       await expect(services.flags.editNote(workspace, owner.email, flag.id, 'x')).rejects.toMatchObject({ code: 'flag_removed' });
     }
     expect(await services.store.evalCases.list(workspace.id)).toEqual([]);
-    expect((await services.flags.list(workspace, 'removed')).flags).toHaveLength(3);
+    expect((await services.flags.list(workspace.id, { status: 'removed', limit: 100 })).flags).toHaveLength(3);
     // Removing again changes nothing and records nothing.
     await services.flags.remove(workspace, owner.email, open.id);
     expect((await services.flags.get(workspace, open.id)).history).toHaveLength(2);
@@ -101,7 +101,7 @@ describe('the flag lifecycle, row by row', () => {
     const second = await services.flags.create(workspace, owner.email, { message_id: replies[0]!, note: 'Another note.' });
     expect(second.id).not.toBe(first.id);
     expect(second.eval_case_id).not.toBe(first.eval_case_id);
-    expect((await services.flags.list(workspace, 'all')).flags.map((f) => [f.id, f.status])).toEqual([
+    expect((await services.flags.list(workspace.id, { status: 'all', limit: 100 })).flags.map((f) => [f.id, f.status])).toEqual([
       [first.id, 'removed'],
       [second.id, 'open'],
     ]);
@@ -117,7 +117,7 @@ describe('the flag lifecycle, row by row', () => {
     await expect(flag(replay.replies[0]!)).rejects.toMatchObject({ code: 'not_an_agent_reply' });
     await expect(flag('msg_unknown')).rejects.toMatchObject({ code: 'message_not_found' });
     await expect(flag(replay.replies[0]!, other)).rejects.toMatchObject({ code: 'message_not_found' });
-    expect((await services.flags.list(workspace, 'all')).flags).toEqual([]);
+    expect((await services.flags.list(workspace.id, { status: 'all', limit: 100 })).flags).toEqual([]);
   });
 
   it('marks fixed only an open flag with a note; fixing again changes nothing', async () => {

@@ -30,7 +30,8 @@ export const evalEndpoints = [
     method: 'get',
     path: `${evals}/cases`,
     operationId: 'listEvalCases',
-    summary: "The workspace's eval cases (of one agent with `agent`), oldest first: those made from flags and those added by hand",
+    summary:
+      "The workspace's eval cases (of one agent with `agent`), oldest first, a page at a time: those made from flags and those added by hand",
     tags: ['evals'],
     auth: true,
     params: workspacePath,

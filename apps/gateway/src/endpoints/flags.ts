@@ -1,5 +1,14 @@
-import { createFlagInput, flag, flagList, flagListQuery, flagWithHistory, updateFlagInput, workspacePath } from '@svc/domain';
-import { renderFlagsDigest } from '@svc/digest';
+import {
+  createFlagInput,
+  flag,
+  flagList,
+  flagListQuery,
+  flagsDigestCap,
+  flagsDigestQuery,
+  flagWithHistory,
+  updateFlagInput,
+  workspacePath,
+} from '@svc/domain';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
 
@@ -10,7 +19,8 @@ export const flagEndpoints = [
     method: 'get',
     path: '/api/developer/v1/:workspace/flags',
     operationId: 'listFlags',
-    summary: 'The open flags (or those of `status`), oldest first: each a frozen view of the flagged reply and its turn',
+    summary:
+      'The open flags (or those of `status`, of one `agent`), oldest first, a page at a time: each a frozen view of the flagged reply and its turn',
     tags: ['flags'],
     auth: true,
     params: workspacePath,
@@ -24,18 +34,15 @@ export const flagEndpoints = [
     method: 'get',
     path: '/api/developer/v1/:workspace/flags.md',
     operationId: 'flagsDigest',
-    summary: 'The digest of the open flags with a note, as markdown for a coding agent: the same text `svc flags` prints',
+    summary: `The digest of the newest ${flagsDigestCap} open flags with a note (of one \`agent\`), as markdown for a coding agent, with how many more there are: the same text \`svc flags\` prints`,
     tags: ['flags'],
     auth: true,
     params: workspacePath,
+    query: flagsDigestQuery,
     status: 200,
     response: { description: 'The digest', schema: z.string(), contentType: 'text/markdown; charset=utf-8' },
     errors: ['workspace_not_found'],
-    handle: async ({ core, caller, params }) => {
-      // Read back through the schema: the wire's JSON types leave `unknown` members (a tool's response) optional.
-      const { flags } = flagList.parse(await core.flags.list.query({ ...params, status: 'open' }, caller));
-      return renderFlagsDigest({ workspace: params.workspace, flags });
-    },
+    handle: ({ core, caller, params, query }) => core.flags.digest.query({ ...params, ...query }, caller),
   }),
   endpoint({
     method: 'post',

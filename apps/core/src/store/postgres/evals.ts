@@ -13,6 +13,7 @@ import {
 } from '../eval-counts.ts';
 import type { EvalExecutionRecord, EvalsStore, LeasedExecutionRecord, PassedWhileOpen } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
+import { liveCasesOf } from '../flags-where.ts';
 import { pageOf } from '../page.ts';
 import { messageRow } from '../agents-rows.ts';
 import type { PgDb } from './database.ts';
@@ -177,9 +178,18 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         const rows = await db
           .select()
           .from(evalCases)
-          .where(and(eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt), agent ? eq(evalCases.agent, agent) : undefined))
+          .where(liveCasesOf(evalCases, workspaceId, agent))
           .orderBy(asc(evalCases.createdAt), asc(evalCases.id));
         return rows.map(toCase);
+      },
+      async page(workspaceId, agent, { limit, after }) {
+        const rows = await db
+          .select()
+          .from(evalCases)
+          .where(liveCasesOf(evalCases, workspaceId, agent, after))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
+          .limit(limit + 1);
+        return pageOf(rows.map(toCase), limit);
       },
       async create(evalCase) {
         await transact((tx) => tx.insert(evalCases).values(caseRow(evalCase)));
@@ -283,6 +293,14 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
       },
       async overrides(runId) {
         return overridesOfRun.execute({ runId });
+      },
+      async verdictsIn(runIds, caseIds) {
+        if (runIds.length === 0 || caseIds.length === 0) return [];
+        const rows = await db
+          .select({ runId: evalResults.runId, caseId: evalResults.caseId, verdict: evalResults.verdict })
+          .from(evalResults)
+          .where(and(inArray(evalResults.runId, runIds), inArray(evalResults.caseId, caseIds), isNotNull(evalResults.verdict)));
+        return rows.map((row) => ({ ...row, verdict: row.verdict! }));
       },
       async baselineVerdicts(runId) {
         const rows = await baselineVerdictsOf.execute({ runId });

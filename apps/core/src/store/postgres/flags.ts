@@ -1,7 +1,9 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, ne } from 'drizzle-orm';
 import { toMessage } from '../agents-rows.ts';
 import { caseRow, flagRow, toFlag } from '../flags-rows.ts';
 import type { FlagChange, FlagsStore } from '../flags-store.ts';
+import { digestFlagsOf, flagsOf } from '../flags-where.ts';
+import { pageOf } from '../page.ts';
 import { messageColumns } from './agents.ts';
 import type { PgDb } from './database.ts';
 import { chatMessages, chats, evalCases, flagEvents, flags } from './schema.ts';
@@ -91,6 +93,23 @@ export function createPostgresFlags(db: PgDb, transact: Transact): FlagsStore {
         const [row] = await db.select({ workspaceId: flags.workspaceId }).from(flags).where(eq(flags.id, id));
         return row?.workspaceId;
       },
+      async list(workspaceId, filter, { limit, after }) {
+        const rows = await db
+          .select()
+          .from(flags)
+          .where(flagsOf(flags, workspaceId, filter, after))
+          .orderBy(asc(flags.createdAt), asc(flags.id))
+          .limit(limit + 1);
+        return pageOf(rows.map(toFlag), limit);
+      },
+      async getMany(workspaceId, ids) {
+        if (ids.length === 0) return [];
+        const rows = await db
+          .select()
+          .from(flags)
+          .where(and(eq(flags.workspaceId, workspaceId), inArray(flags.id, ids)));
+        return rows.map(toFlag);
+      },
       async ofChat(workspaceId, chatId) {
         const rows = await db
           .select()
@@ -99,13 +118,11 @@ export function createPostgresFlags(db: PgDb, transact: Transact): FlagsStore {
           .orderBy(asc(flags.createdAt), asc(flags.id));
         return rows.map(toFlag);
       },
-      async list(workspaceId, status) {
-        const rows = await db
-          .select()
-          .from(flags)
-          .where(and(eq(flags.workspaceId, workspaceId), status === 'all' ? undefined : eq(flags.status, status)))
-          .orderBy(asc(flags.createdAt), asc(flags.id));
-        return rows.map(toFlag);
+      async newestInDigest(workspaceId, agent, limit) {
+        const where = digestFlagsOf(flags, workspaceId, agent);
+        const newest = await db.select().from(flags).where(where).orderBy(desc(flags.createdAt), desc(flags.id)).limit(limit);
+        const [total] = await db.select({ n: count() }).from(flags).where(where);
+        return { count: total?.n ?? 0, newest: newest.map(toFlag) };
       },
       async history(flagId) {
         return db.select(eventColumns).from(flagEvents).where(eq(flagEvents.flagId, flagId)).orderBy(asc(flagEvents.seq));
@@ -123,9 +140,7 @@ export function createPostgresFlags(db: PgDb, transact: Transact): FlagsStore {
       },
       async createdBetween(workspaceId, after, upTo, limit) {
         const where = and(
-          eq(flags.workspaceId, workspaceId),
-          eq(flags.status, 'open'),
-          isNotNull(flags.note),
+          digestFlagsOf(flags, workspaceId),
           after === null ? undefined : gt(flags.createdAt, after),
           lte(flags.createdAt, upTo),
         );

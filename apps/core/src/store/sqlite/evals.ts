@@ -24,6 +24,7 @@ import {
 } from '../eval-counts.ts';
 import type { EvalsStore, LeasedExecutionRecord, PassedWhileOpen } from '../evals-store.ts';
 import { caseRow, toCase } from '../flags-rows.ts';
+import { liveCasesOf } from '../flags-where.ts';
 import { pageOf } from '../page.ts';
 import { messageInserter } from './agents.ts';
 import type { SqliteDb } from './database.ts';
@@ -185,10 +186,20 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         return db
           .select()
           .from(evalCases)
-          .where(and(eq(evalCases.workspaceId, workspaceId), isNull(evalCases.deletedAt), agent ? eq(evalCases.agent, agent) : undefined))
+          .where(liveCasesOf(evalCases, workspaceId, agent))
           .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
           .all()
           .map(toCase);
+      },
+      async page(workspaceId, agent, { limit, after }) {
+        const rows = db
+          .select()
+          .from(evalCases)
+          .where(liveCasesOf(evalCases, workspaceId, agent, after))
+          .orderBy(asc(evalCases.createdAt), asc(evalCases.id))
+          .limit(limit + 1)
+          .all();
+        return pageOf(rows.map(toCase), limit);
       },
       async create(evalCase) {
         await write(() => db.insert(evalCases).values(caseRow(evalCase)).run());
@@ -287,6 +298,15 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
       },
       async overrides(runId) {
         return overridesOfRun.all({ runId });
+      },
+      async verdictsIn(runIds, caseIds) {
+        if (runIds.length === 0 || caseIds.length === 0) return [];
+        const rows = await db
+          .select({ runId: evalResults.runId, caseId: evalResults.caseId, verdict: evalResults.verdict })
+          .from(evalResults)
+          .where(and(inArray(evalResults.runId, runIds), inArray(evalResults.caseId, caseIds), isNotNull(evalResults.verdict)))
+          .all();
+        return rows.map((row) => ({ ...row, verdict: row.verdict! }));
       },
       async baselineVerdicts(runId) {
         return new Map(baselineVerdictsOf.all({ runId }).map((row) => [row.caseId, row.baseline!]));

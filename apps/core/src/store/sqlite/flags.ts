@@ -1,6 +1,8 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { caseRow, flagRow, toFlag } from '../flags-rows.ts';
 import type { FlagChange, FlagsStore } from '../flags-store.ts';
+import { digestFlagsOf, flagsOf } from '../flags-where.ts';
+import { pageOf } from '../page.ts';
 import { toMessage } from '../agents-rows.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
@@ -81,6 +83,25 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
       async workspaceOf(id) {
         return db.select({ workspaceId: flags.workspaceId }).from(flags).where(eq(flags.id, id)).get()?.workspaceId;
       },
+      async list(workspaceId, filter, { limit, after }) {
+        const rows = db
+          .select()
+          .from(flags)
+          .where(flagsOf(flags, workspaceId, filter, after))
+          .orderBy(asc(flags.createdAt), asc(flags.id))
+          .limit(limit + 1)
+          .all();
+        return pageOf(rows.map(toFlag), limit);
+      },
+      async getMany(workspaceId, ids) {
+        if (ids.length === 0) return [];
+        return db
+          .select()
+          .from(flags)
+          .where(and(eq(flags.workspaceId, workspaceId), inArray(flags.id, ids)))
+          .all()
+          .map(toFlag);
+      },
       async ofChat(workspaceId, chatId) {
         return db
           .select()
@@ -90,14 +111,11 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
           .all()
           .map(toFlag);
       },
-      async list(workspaceId, status) {
-        return db
-          .select()
-          .from(flags)
-          .where(and(eq(flags.workspaceId, workspaceId), status === 'all' ? undefined : eq(flags.status, status)))
-          .orderBy(asc(flags.createdAt), asc(flags.id))
-          .all()
-          .map(toFlag);
+      async newestInDigest(workspaceId, agent, limit) {
+        const where = digestFlagsOf(flags, workspaceId, agent);
+        const newest = db.select().from(flags).where(where).orderBy(desc(flags.createdAt), desc(flags.id)).limit(limit).all();
+        const total = db.select({ n: count() }).from(flags).where(where).get()?.n ?? 0;
+        return { count: total, newest: newest.map(toFlag) };
       },
       async history(flagId) {
         return db
@@ -121,9 +139,7 @@ export function createSqliteFlags(db: SqliteDb, write: Write): FlagsStore {
       },
       async createdBetween(workspaceId, after, upTo, limit) {
         const where = and(
-          eq(flags.workspaceId, workspaceId),
-          eq(flags.status, 'open'),
-          isNotNull(flags.note),
+          digestFlagsOf(flags, workspaceId),
           after === null ? undefined : gt(flags.createdAt, after),
           lte(flags.createdAt, upTo),
         );

@@ -1,5 +1,6 @@
 import type { Request, Router } from 'express';
 import { formField, type PageKit } from './page-kit.tsx';
+import { pageQueryOf, queryValue } from './page-query.ts';
 import { EvalCasesPage } from './pages/eval-cases.tsx';
 import { EvalRunPage } from './pages/eval-run.tsx';
 import { EvalRunsPage } from './pages/eval-runs.tsx';
@@ -13,12 +14,6 @@ const turnsField = (req: Request) =>
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '');
-
-/** A query parameter as one value; left out, empty or repeated counts as not given. */
-const queryValue = (req: Request, name: string): string | undefined => {
-  const value = req.query[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-};
 
 /** The override form's verdict: `clear` gives the grader's back; core refuses anything but pass or fail. */
 const overrideVerdict = (req: Request) => {
@@ -39,10 +34,18 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
       const workspace = String(req.params.workspace);
       const agent = String(req.params.agent);
       const caller = session.caller(req);
-      const [{ cases }, { flags }, histories] = await Promise.all([
-        core.evals.cases.list.query({ workspace, agent }, caller),
-        core.flags.list.query({ workspace, status: 'all' }, caller),
-        liveCaseHistories(core, workspace, caller),
+      const query = pageQueryOf(req);
+      // Core checks the query as the API's: a bad value answers as a page saying which.
+      const { cases, next_cursor } = await core.evals.cases.list.query({ workspace, agent, ...query }, caller);
+      const flagIds = cases.flatMap((c) => ('flag_id' in c.origin ? [c.origin.flag_id] : []));
+      const [flags, histories] = await Promise.all([
+        core.flags.many.query({ workspace, ids: flagIds }, caller),
+        liveCaseHistories(
+          core,
+          workspace,
+          cases.map((c) => c.id),
+          caller,
+        ),
       ]);
       const flaggedReplies = new Map(flags.map((f) => [f.id, { chat_id: f.chat_id, message_id: f.message_id }]));
       sendPage(
@@ -52,6 +55,7 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
           workspace={workspace}
           agent={agent}
           cases={cases}
+          page={{ limit: queryValue(req, 'limit'), paged: query.cursor !== undefined, nextCursor: next_cursor }}
           flaggedReplies={flaggedReplies}
           histories={histories}
           slots={stripResults}
@@ -95,14 +99,10 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
       if (!signedIn) return;
       const workspace = String(req.params.workspace);
       const environment = queryValue(req, 'environment');
-      const limit = queryValue(req, 'limit');
       const caller = session.caller(req);
       // Core checks the query as the API's: a bad value answers as a page saying which.
       const [{ runs, next_cursor }, graders, { trends, live }] = await Promise.all([
-        core.evals.runs.list.query(
-          { workspace, environment, limit: limit === undefined ? undefined : Number(limit), cursor: queryValue(req, 'cursor') },
-          caller,
-        ),
+        core.evals.runs.list.query({ workspace, environment, ...pageQueryOf(req) }, caller),
         core.evals.graders.query({ workspace }, caller),
         environmentTrends(core, workspace, caller, environment),
       ]);
@@ -129,9 +129,9 @@ export function evalRoutes(routes: Router, { core, session, page, viewer, worksp
       const workspace = String(req.params.workspace);
       const caller = session.caller(req);
       const run = await core.evals.runs.get.query({ workspace, id: String(req.params.id) }, caller);
-      const [baseline, { cases }] = await Promise.all([
+      const [baseline, cases] = await Promise.all([
         run.baseline_run_id ? core.evals.runs.get.query({ workspace, id: run.baseline_run_id }, caller) : null,
-        core.evals.cases.list.query({ workspace }, caller),
+        core.evals.cases.ofRun.query({ workspace, id: run.id }, caller),
       ]);
       sendPage(
         res,

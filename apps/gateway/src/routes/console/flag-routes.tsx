@@ -1,11 +1,13 @@
-import { renderFlagsDigest } from '@svc/digest';
-import { flag as flagView, flagList } from '@svc/domain';
+import { flag as flagView, type FlagListQuery, flagListQuery } from '@svc/domain';
 import type { Request, Router } from 'express';
 import { formField, type PageKit } from './page-kit.tsx';
+import { pageQueryOf, queryValue } from './page-query.ts';
 import { FlagsPage } from './pages/flags.tsx';
 import { RemoveFlagPage } from './pages/remove-flag.tsx';
 import { chatPath } from './paths.ts';
 import { sendPage } from './render.tsx';
+
+type Status = FlagListQuery['status'];
 
 /** The note as typed; a blank textarea means no note. */
 const noteField = (req: Request) => {
@@ -65,8 +67,8 @@ export function flagRoutes(routes: Router, { core, session, page, viewer, worksp
       const signedIn = await viewer(req, res);
       if (!signedIn) return;
       const workspace = String(req.params.workspace);
-      const { flags } = flagList.parse(await core.flags.list.query({ workspace, status: 'open' }, session.caller(req)));
-      res.type('text/markdown; charset=utf-8').send(renderFlagsDigest({ workspace, flags }));
+      const digest = await core.flags.digest.query({ workspace, agent: queryValue(req, 'agent') }, session.caller(req));
+      res.type('text/markdown; charset=utf-8').send(digest);
     }),
   );
   routes.get(
@@ -75,8 +77,13 @@ export function flagRoutes(routes: Router, { core, session, page, viewer, worksp
       const signedIn = await viewer(req, res);
       if (!signedIn) return;
       const workspace = String(req.params.workspace);
-      const { flags } = await core.flags.list.query({ workspace, status: 'all' }, session.caller(req));
-      sendPage(res, <FlagsPage viewer={signedIn} workspace={workspace} flags={flags} />);
+      const query = pageQueryOf(req);
+      const asked = queryValue(req, 'status');
+      // Core checks the query as the API's: a bad value answers as a page saying which.
+      const { flags, next_cursor } = await core.flags.list.query({ workspace, status: asked as Status, ...query }, session.caller(req));
+      const status = flagListQuery.shape.status.parse(asked);
+      const page = { limit: queryValue(req, 'limit'), paged: query.cursor !== undefined, nextCursor: next_cursor };
+      sendPage(res, <FlagsPage viewer={signedIn} workspace={workspace} status={status} flags={flags} page={page} />);
     }),
   );
 }

@@ -1,16 +1,11 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import type { PageKit } from './page-kit.tsx';
+import { queryValue } from './page-query.ts';
 import { ReplyFlag } from './components/reply-flag.tsx';
 import { ChatPage } from './pages/chat.tsx';
 import { InboxPage } from './pages/inbox.tsx';
 import { sendPage } from './render.tsx';
 import { roleIn } from './viewer.ts';
-
-/** A query parameter as one value; left out, empty or repeated counts as not given. */
-const queryValue = (req: Request, name: string): string | undefined => {
-  const value = req.query[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-};
 
 /** The inbox and each chat's page, for every member of the workspace; a chat's page shows its replies' flags. */
 export function inboxRoutes(routes: Router, { core, session, page, viewer }: PageKit): void {

@@ -36,3 +36,9 @@ export const overridePath = (slug: string, runId: string, caseId: string) =>
 export const githubLinksPath = (slug: string) => `${workspacePath(slug)}/github/links`;
 export const githubLinkPath = (slug: string, repository: string) =>
   `${githubLinksPath(slug)}/${repository.split('/').map(encodeURIComponent).join('/')}`;
+
+/** A page's path with the query parameters that are given (a list's filters, its limit and cursor). */
+export const withQuery = (path: string, params: Record<string, string | undefined>) => {
+  const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => !!e[1]));
+  return `${path}${query.size ? `?${query}` : ''}`;
+};

@@ -1,4 +1,4 @@
-import { type EvalRunDetailView, type EvalRunView, maxPageLimit, type Verdict } from '@svc/domain';
+import { type EvalRunView, maxPageLimit, type Verdict } from '@svc/domain';
 import type { CallOptions, CoreClient } from '../../core-client.ts';
 
 /** How many finished runs an environment's trend shows, and how many live results a case's strip shows. */
@@ -17,19 +17,6 @@ export interface CaseResult {
   runId: string;
   version: number;
   verdict: Verdict;
-}
-
-/** Each case's results in the given runs, oldest run first; a case a run did not replay has no result there. */
-export function caseHistories(oldestFirst: EvalRunDetailView[]): Map<string, CaseResult[]> {
-  const histories = new Map<string, CaseResult[]>();
-  for (const run of oldestFirst) {
-    for (const result of run.results) {
-      const history = histories.get(result.case_id) ?? [];
-      history.push({ runId: run.id, version: run.version.number, verdict: result.verdict });
-      histories.set(result.case_id, history);
-    }
-  }
-  return histories;
 }
 
 /** A case is flaky when its verdict flips between two runs of the same version: nothing changed but the dice. */
@@ -57,11 +44,14 @@ export async function environmentTrends(core: CoreClient, workspace: string, cal
   };
 }
 
-/** Each case's results in live's last finished runs. */
-export async function liveCaseHistories(core: CoreClient, workspace: string, caller: CallOptions): Promise<Map<string, CaseResult[]>> {
-  const { runs } = await core.evals.runs.list.query({ workspace, environment: live, limit: maxPageLimit }, caller);
-  const details = await Promise.all(
-    finishedRuns(runs, stripResults).map((run) => core.evals.runs.get.query({ workspace, id: run.id }, caller)),
-  );
-  return caseHistories(details);
+/** Each of these cases' results in live's last finished runs, oldest run first. */
+export async function liveCaseHistories(
+  core: CoreClient,
+  workspace: string,
+  caseIds: string[],
+  caller: CallOptions,
+): Promise<Map<string, CaseResult[]>> {
+  if (caseIds.length === 0) return new Map();
+  const { histories } = await core.evals.cases.liveHistories.query({ workspace, case_ids: caseIds, runs: stripResults }, caller);
+  return new Map(histories.map((h) => [h.case_id, h.results.map((r) => ({ runId: r.run_id, version: r.version, verdict: r.verdict }))]));
 }

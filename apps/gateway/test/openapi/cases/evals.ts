@@ -73,9 +73,13 @@ export const evalCases: OperationCases = {
     async answers(world) {
       const { api, supervisorToken } = world;
       await flagCase(world);
+      await flagCase(world);
+      const first = await api.call('listEvalCases', { token: supervisorToken, params: acme, query: { agent: 'support', limit: '1' } });
+      expect(first.body.cases).toHaveLength(1);
+      const cursor = first.body.next_cursor;
       expect(
-        (await api.call('listEvalCases', { token: supervisorToken, params: acme, query: { agent: 'support' } })).body.cases.length,
-      ).toBeGreaterThan(0);
+        (await api.call('listEvalCases', { token: supervisorToken, params: acme, query: { limit: '1', cursor } })).body.cases,
+      ).toHaveLength(1);
       expect((await api.call('listEvalCases', { token: supervisorToken, params: nowhere })).body.error.code).toBe('workspace_not_found');
     },
   },

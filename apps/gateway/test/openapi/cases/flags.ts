@@ -33,7 +33,16 @@ export const flagCases: OperationCases = {
     async answers(world) {
       const { api, token, supervisorToken } = world;
       await flagged(world);
+      await flagged(world);
       expect((await api.call('listFlags', { token: supervisorToken, params: acme })).body.flags.length).toBeGreaterThan(0);
+      const first = await api.call('listFlags', { token, params: acme, query: { agent: 'support', limit: '1' } });
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+      const next = await api.call('listFlags', {
+        token,
+        params: acme,
+        query: { agent: 'support', limit: '1', cursor: first.body.next_cursor },
+      });
+      expect(next.body.flags).toHaveLength(1);
       expect((await api.call('listFlags', { token, params: nowhere })).body.error.code).toBe('workspace_not_found');
     },
   },
@@ -44,6 +53,7 @@ export const flagCases: OperationCases = {
       await flagged(world);
       const digest = await api.call('flagsDigest', { token, params: acme });
       expect(digest.body).toContain('Say hi.');
+      expect((await api.call('flagsDigest', { token, params: acme, query: { agent: 'support' } })).body).toContain('Say hi.');
       expect((await api.call('flagsDigest', { token, params: nowhere })).body.error.code).toBe('workspace_not_found');
     },
   },

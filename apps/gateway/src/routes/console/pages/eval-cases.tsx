@@ -2,8 +2,9 @@ import { allowsChange, type EvalCaseView } from '@svc/domain';
 import { CaseStrip } from '../components/case-strip.tsx';
 import { CsrfField } from '../components/csrf-field.tsx';
 import { Layout } from '../components/layout.tsx';
+import { Pager } from '../components/pager.tsx';
 import { When } from '../components/when.tsx';
-import { agentEvalsPath, chatPath, evalCasePath, evalRunsPath } from '../paths.ts';
+import { agentEvalsPath, chatPath, evalCasePath, evalRunsPath, withQuery } from '../paths.ts';
 import type { CaseResult } from '../trends.ts';
 import { roleIn, type Viewer } from '../viewer.ts';
 
@@ -17,7 +18,10 @@ export interface EvalCasesPageProps {
   viewer: Viewer;
   workspace: string;
   agent: string;
+  /** A page of the agent's cases, oldest first. */
   cases: EvalCaseView[];
+  /** The page's limit as asked, whether it is past the first, and the cursor of the next. */
+  page: { limit?: string; paged: boolean; nextCursor: string | null };
   /** The reply of each flag that made one of the cases, by flag id. */
   flaggedReplies: Map<string, FlaggedReply>;
   /** Each case's results in live's last finished runs, oldest first. */
@@ -60,7 +64,7 @@ function Origin({
  * An agent's eval cases: those made from flags (changed through their flag, on the flagged reply's chat) and those
  * added by hand, which can be edited and removed here.
  */
-export function EvalCasesPage({ viewer, workspace, agent, cases, flaggedReplies, histories, slots }: EvalCasesPageProps) {
+export function EvalCasesPage({ viewer, workspace, agent, cases, page, flaggedReplies, histories, slots }: EvalCasesPageProps) {
   const csrf = <CsrfField token={viewer.csrfToken} />;
   const role = roleIn(viewer, workspace);
   return (
@@ -114,8 +118,13 @@ export function EvalCasesPage({ viewer, workspace, agent, cases, flaggedReplies,
           ))}
         </ol>
       ) : (
-        <p className="muted">No cases yet: flag a reply with a note, or add one below.</p>
+        <p className="muted">{page.paged ? 'No more cases.' : 'No cases yet: flag a reply with a note, or add one below.'}</p>
       )}
+      <Pager
+        link={(cursor) => withQuery(agentEvalsPath(workspace, agent), { limit: page.limit, cursor })}
+        paged={page.paged}
+        nextCursor={page.nextCursor}
+      />
       <section aria-label="Add a case">
         <h2>Add a case</h2>
         <form method="post" action={`${agentEvalsPath(workspace, agent)}/cases`} className="case-form">

@@ -4,7 +4,7 @@ import { Layout } from '../components/layout.tsx';
 import { PassRateTrend } from '../components/pass-rate-trend.tsx';
 import { RunCounts, RunVerdict } from '../components/run-verdict.tsx';
 import { When } from '../components/when.tsx';
-import { evalRunPath, evalRunsPath } from '../paths.ts';
+import { evalRunPath, evalRunsPath, withQuery } from '../paths.ts';
 import type { Viewer } from '../viewer.ts';
 
 export interface EvalRunsPageProps {
@@ -27,10 +27,7 @@ export interface EvalRunsPageProps {
  * environment's pass rate, and after them its graders against people.
  */
 export function EvalRunsPage({ viewer, workspace, runs, environment, nextCursor, trends, live, graders }: EvalRunsPageProps) {
-  const pageLink = (cursor?: string) => {
-    const query = new URLSearchParams(Object.entries({ environment, cursor }).filter((e): e is [string, string] => !!e[1]));
-    return `${evalRunsPath(workspace)}${query.size ? `?${query}` : ''}`;
-  };
+  const pageLink = (cursor?: string) => withQuery(evalRunsPath(workspace), { environment, cursor });
   return (
     <Layout title={`Eval runs of ${workspace}`} viewer={viewer} workspace={workspace}>
       <h1>Eval runs{environment && <> on {environment}</>}</h1>

@@ -1,8 +1,9 @@
 import { InboxFilters, type InboxFilterValues } from '../components/inbox-filters.tsx';
 import { Layout } from '../components/layout.tsx';
+import { Pager } from '../components/pager.tsx';
 import { When } from '../components/when.tsx';
 import type { InboxAnswer } from '../core-answers.ts';
-import { chatPath, inboxPath } from '../paths.ts';
+import { chatPath, inboxPath, withQuery } from '../paths.ts';
 import type { Viewer } from '../viewer.ts';
 
 export interface InboxPageProps {
@@ -22,10 +23,7 @@ export interface InboxPageProps {
 
 /** The workspace's chats, newest first, narrowed by the filters, a page at a time. */
 export function InboxPage({ viewer, workspace, inbox, agents, environments, filters, limit, paged }: InboxPageProps) {
-  const pageLink = (cursor?: string) => {
-    const query = new URLSearchParams(Object.entries({ ...filters, limit, cursor }).filter((e): e is [string, string] => !!e[1]));
-    return `${inboxPath(workspace)}${query.size ? `?${query}` : ''}`;
-  };
+  const pageLink = (cursor?: string) => withQuery(inboxPath(workspace), { ...filters, limit, cursor });
   return (
     <Layout title={`Inbox of ${workspace}`} viewer={viewer} workspace={workspace}>
       <h1>Inbox</h1>
@@ -67,10 +65,7 @@ export function InboxPage({ viewer, workspace, inbox, agents, environments, filt
       ) : (
         <p>No chats{filters.agent || filters.environment || filters.flagged ? ' match these filters' : ' yet'}.</p>
       )}
-      <nav className="pager" aria-label="Pages">
-        {paged && <a href={pageLink()}>First page</a>}
-        {inbox.next_cursor && <a href={pageLink(inbox.next_cursor)}>Next page</a>}
-      </nav>
+      <Pager link={pageLink} paged={paged} nextCursor={inbox.next_cursor} />
     </Layout>
   );
 }
