@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { expect, it } from 'vitest';
+import { passedWhileOpenSql } from '../src/store/eval-counts.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { deviceAuthorizationRecord } from './records.ts';
 import { describeStoreContracts } from './store-contracts.ts';
@@ -186,26 +187,61 @@ it('finds eval work and runs through indexes: open executions per run in lease o
   db.close();
 });
 
-it("reads a page of a state's flags and a digest's newest flags through the workspace's index, in its order", () => {
+it("reads a page of flags, of cases and a digest's newest flags through an index, in its order, sorting nothing", () => {
   const db = migratedDatabase();
   const after = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'flag_1'];
-  const page = queryPlan(
-    db,
-    `select * from flags where workspace_id = ? and status = 'open' and created_at >= ? and (created_at > ? or id > ?)
-     order by created_at, id limit 51`,
-    'ws_1',
-    ...after,
+  const keyset = 'created_at >= ? and (created_at > ? or id > ?) order by created_at, id limit 51';
+  const plans = {
+    state: queryPlan(db, `select * from flags where workspace_id = ? and status = 'open' and ${keyset}`, 'ws_1', ...after),
+    all: queryPlan(db, `select * from flags where workspace_id = ? and ${keyset}`, 'ws_1', ...after),
+    agent: queryPlan(
+      db,
+      `select * from flags where workspace_id = ? and agent = ? and status = 'open' and ${keyset}`,
+      'ws_1',
+      'a',
+      ...after,
+    ),
+    newest: queryPlan(
+      db,
+      `select * from flags where workspace_id = ? and status = 'open' and note is not null order by created_at desc, id desc limit 50`,
+      'ws_1',
+    ),
+    cases: queryPlan(db, `select * from eval_cases where workspace_id = ? and deleted_at is null and ${keyset}`, 'ws_1', ...after),
+    agentCases: queryPlan(
+      db,
+      `select * from eval_cases where workspace_id = ? and deleted_at is null and agent = ? and ${keyset}`,
+      'ws_1',
+      'a',
+      ...after,
+    ),
+  };
+  expect(plans.state).toContain('USING INDEX flags_workspace_idx (workspace_id=? AND status=? AND created_at>?)');
+  expect(plans.all).toContain('USING INDEX flags_created_idx (workspace_id=? AND created_at>?)');
+  expect(plans.agent).toContain('USING INDEX flags_agent_idx (workspace_id=? AND agent=? AND status=? AND created_at>?)');
+  expect(plans.newest).toContain('USING INDEX flags_workspace_idx (workspace_id=? AND status=?)');
+  expect(plans.cases).toContain('USING INDEX eval_cases_workspace_idx (workspace_id=? AND created_at>?)');
+  expect(plans.agentCases).toContain('USING INDEX eval_cases_agent_idx (workspace_id=? AND agent=? AND created_at>?)');
+  for (const plan of Object.values(plans)) expect(plan).not.toContain('TEMP B-TREE');
+  db.close();
+});
+
+it('reads what retention deletes and the passes that fix flags through partial indexes, not the whole table', () => {
+  const db = migratedDatabase();
+  const before = '2026-01-01T00:00:00.000Z';
+  expect(queryPlan(db, `select rowid from message_outbox where status <> 'pending' and created_at < ? limit 500`, before)).toContain(
+    'USING INDEX message_outbox_finished_idx (created_at<?)',
   );
-  // The index gives the creation order; only flags made at the same instant are sorted by id.
-  expect(page).toContain('USING INDEX flags_workspace_idx (workspace_id=? AND status=? AND created_at>?)');
-  expect(page).toContain('USE TEMP B-TREE FOR LAST TERM OF ORDER BY');
-  const newest = queryPlan(
-    db,
-    `select * from flags where workspace_id = ? and status = 'open' and note is not null order by created_at desc, id desc limit 50`,
-    'ws_1',
+  expect(queryPlan(db, `select rowid from mail_outbox where status <> 'pending' and created_at < ? limit 500`, before)).toContain(
+    'USING INDEX mail_outbox_finished_idx (created_at<?)',
   );
-  expect(newest).toContain('USING INDEX flags_workspace_idx (workspace_id=? AND status=?)');
-  expect(newest).toContain('USE TEMP B-TREE FOR LAST TERM OF ORDER BY');
+  expect(queryPlan(db, `select rowid from sessions where expires_at <= ? limit 500`, before)).toContain('INDEX sessions_expiry_idx');
+  expect(queryPlan(db, `select rowid from github_deliveries where received_at < ? limit 500`, before)).toContain(
+    'INDEX github_deliveries_received_idx',
+  );
+  const passes = queryPlan(db, passedWhileOpenSql('?', '?', '?'), 'live', '', 100);
+  expect(passes).toContain('USING INDEX flags_open_idx (id>?)');
+  expect(passes).toContain('INDEX eval_results_case_idx (case_id=?)');
+  expect(passes).not.toMatch(/SCAN/);
   db.close();
 });
 

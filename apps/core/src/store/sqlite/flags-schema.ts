@@ -42,8 +42,15 @@ export const flags = sqliteTable(
     uniqueIndex('flags_live_message_idx')
       .on(t.messageId)
       .where(sql`${t.status} <> 'removed'`),
-    index('flags_workspace_idx').on(t.workspaceId, t.status, t.createdAt),
+    // Lists page oldest first by creation time, ids breaking ties: of a state, of any, of an agent's in a state.
+    index('flags_workspace_idx').on(t.workspaceId, t.status, t.createdAt, t.id),
+    index('flags_created_idx').on(t.workspaceId, t.createdAt, t.id),
+    index('flags_agent_idx').on(t.workspaceId, t.agent, t.status, t.createdAt, t.id),
     index('flags_chat_idx').on(t.chatId),
+    // The open flags alone, by id: what a start-up repair looks through, however many flags were fixed or removed.
+    index('flags_open_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'open'`),
   ],
 );
 
@@ -88,8 +95,12 @@ export const evalCases = sqliteTable(
     deletedAt: text('deleted_at'),
   },
   (t) => [
+    // Lists page the cases not removed oldest first, ids breaking ties: all of them, or one agent's.
+    index('eval_cases_workspace_idx')
+      .on(t.workspaceId, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
     index('eval_cases_agent_idx')
-      .on(t.workspaceId, t.agent)
+      .on(t.workspaceId, t.agent, t.createdAt, t.id)
       .where(sql`${t.deletedAt} is null`),
     // A flag has at most one live case.
     uniqueIndex('eval_cases_flag_idx')
