@@ -1,42 +1,10 @@
 import { request } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../platform.ts';
-import { type EvalsApi, evalsWorkspace, salesAgent } from './setup.ts';
-
-type Store = TestPlatform['core']['services']['store'];
+import { flaggedLiveRun, reportAll } from './setup.ts';
 
 const platforms: TestPlatform[] = [];
 afterAll(() => Promise.all(platforms.map((platform) => platform.stop())));
-
-/** The runner's part, played on core's store: every execution leased and reported passed, the run not finished. */
-async function reportAll(store: Store): Promise<void> {
-  const now = new Date();
-  const leased = await store.evalWork.lease('runner_test', 100, now.toISOString(), new Date(now.getTime() + 60_000).toISOString());
-  for (const execution of leased) {
-    const outcome = await store.evalWork.report({
-      executionId: execution.id,
-      leaseId: execution.leaseId!,
-      verdict: 'pass',
-      reasoning: 'It says "12 USD".',
-      tokens: { input: 0, output: 0 },
-      judgeTokens: { input: 0, output: 0 },
-      replay: null,
-      at: new Date().toISOString(),
-    });
-    expect(outcome.accepted).toBe(true);
-  }
-}
-
-/** A workspace whose live agent answers as its one flag's note asks, with a run of that flag's case started on live. */
-async function flaggedLiveRun(platform: TestPlatform, slug: string): Promise<{ ws: EvalsApi; flagId: string; runId: string }> {
-  const ws = await evalsWorkspace(platform, slug);
-  await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug }));
-  expect((await ws.api('/publish', { json: {} })).body.eval_run_id).toBeNull();
-  const { replyId } = await ws.say('what is the price?');
-  const flag = await ws.api('/flags', { json: { message_id: replyId, note: 'Say "12 USD".' } });
-  expect(flag.status).toBe(201);
-  return { ws, flagId: flag.body.id, runId: (await ws.start({ environment: 'live' })).id };
-}
 
 it('a restart finishes a live run whose core stopped before its finish, and fixes flags a finished live run left open', async () => {
   const first = await startPlatform({ evalConcurrency: 0 });
