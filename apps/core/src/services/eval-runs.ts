@@ -316,7 +316,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
      * workspace has no case for live's agents, or when no judge may grade them (the publish itself stands).
      */
     async afterPublish(membership: Membership): Promise<EvalRunView | undefined> {
-      if ((await store.evalCases.list(membership.id)).length === 0) return undefined;
+      if ((await store.evalCases.page(membership.id, undefined, { limit: 1 })).items.length === 0) return undefined;
       try {
         return await start(membership, systemActor, { environment: liveEnvironment }, 'publish');
       } catch (error) {
