@@ -5,10 +5,11 @@ import type { Verdict } from '@svc/domain';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrationsFolders } from '../src/migrations.ts';
-import { newRunCounts, pendingExecution, type EvalRunRecord } from '../src/store/evals-store.ts';
+import type { EvalRunRecord } from '../src/store/evals-store.ts';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
+import { evalsWorkspace, startEvalRun } from './records.ts';
 import { tempDir } from './temp-dir.ts';
 import { migratedPostgresDatabase } from './test-stores.ts';
 
@@ -33,43 +34,11 @@ const forgotten = [
 
 /** A baseline on live, a run with replays, a flaky case, overrides and a regression against it, and a cancelled run. */
 async function history(store: Store): Promise<void> {
-  await store.users.create({ id: 'usr_ada', email: 'ada@example.com', createdAt: at(0) });
-  await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_ada');
-  const version = { id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:a', files: {}, gitCommit: null, gitBranch: null };
-  await store.versions.create({ ...version, authorId: 'usr_ada', createdAt: at(0) });
   const cases = ['c1', 'c2', 'c3', 'c4'];
-  for (const id of cases) {
-    const made = { workspaceId: 'ws_1', agent: 'support', turns: ['hi'], expected: 'says "hello"', originFlagId: null };
-    await store.evalCases.create({ id, ...made, createdBy: 'ada@example.com', createdAt: at(1), updatedAt: at(1), deletedAt: null });
-  }
+  await evalsWorkspace(store, cases, at(0));
   let minute = 10;
   const run = async (id: string, changes: Partial<EvalRunRecord>, verdicts: Record<string, Verdict>) => {
-    const record: EvalRunRecord = {
-      id,
-      workspaceId: 'ws_1',
-      environment: 'live',
-      agent: null,
-      version: { id: 'ver_1', number: 1 },
-      trigger: 'manual',
-      repeat: 1,
-      minPass: 1,
-      grader: 'deterministic',
-      agentModels: ['scripted'],
-      status: 'queued',
-      baselineRunId: null,
-      skipped: [],
-      createdBy: 'ada@example.com',
-      createdAt: at(2),
-      finishedAt: null,
-      counts: newRunCounts(cases.length),
-      ...changes,
-    };
-    const executions = cases.flatMap((caseId) =>
-      Array.from({ length: record.repeat }, (_, i) =>
-        pendingExecution({ id: `${id}_${caseId}_${i + 1}`, runId: id, caseId, attempt: i + 1, agent: 'support', judge: null }),
-      ),
-    );
-    await store.evalRuns.create(record, executions);
+    await startEvalRun(store, id, cases, at(2), changes);
     minute += 2;
     for (const e of await store.evalWork.lease('runner', 100, at(minute), at(minute + 1))) {
       const verdict = verdicts[`${e.caseId}_${e.attempt}`];

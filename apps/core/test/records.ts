@@ -1,4 +1,5 @@
 import type { DeviceAuthorizationRecord } from '../src/store/auth-store.ts';
+import { type EvalRunRecord, newRunCounts, pendingExecution } from '../src/store/evals-store.ts';
 import type { IdempotencyScope, PhoneVerification, StoredResponse } from '../src/store/messaging-store.ts';
 import type { Store } from '../src/store/store.ts';
 
@@ -45,4 +46,47 @@ export async function storeAnswer(store: Store, scope: IdempotencyScope, stored:
   const claim = { id: `claim_${scope.key}`, now: at, until: at };
   await store.idempotency.claim(scope, stored.requestHash, claim, at);
   await store.idempotency.answer(scope, claim.id, stored.response, at);
+}
+
+/** Workspace `ws_1` of `usr_ada`, its version `ver_1` and these eval cases of agent `support`: what runs are made on. */
+export async function evalsWorkspace(store: Store, caseIds: string[], at: string): Promise<void> {
+  await store.users.create({ id: 'usr_ada', email: 'ada@example.com', createdAt: at });
+  await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at }, 'usr_ada');
+  const version = { id: 'ver_1', workspaceId: 'ws_1', contentHash: 'sha256:a', files: {}, gitCommit: null, gitBranch: null };
+  await store.versions.create({ ...version, authorId: 'usr_ada', createdAt: at });
+  for (const id of caseIds) {
+    const made = { workspaceId: 'ws_1', agent: 'support', turns: ['hi'], expected: 'says "hello"', originFlagId: null };
+    await store.evalCases.create({ id, ...made, createdBy: 'ada@example.com', createdAt: at, updatedAt: at, deletedAt: null });
+  }
+}
+
+/** Starts a run of these cases on live's `ver_1` of `ws_1`, each replayed `repeat` times (`<run>_<case>_<attempt>`). */
+export async function startEvalRun(store: Store, id: string, cases: string[], at: string, changes: Partial<EvalRunRecord> = {}) {
+  const run: EvalRunRecord = {
+    id,
+    workspaceId: 'ws_1',
+    environment: 'live',
+    agent: null,
+    version: { id: 'ver_1', number: 1 },
+    trigger: 'manual',
+    repeat: 1,
+    minPass: 1,
+    grader: 'deterministic',
+    agentModels: ['scripted'],
+    status: 'queued',
+    baselineRunId: null,
+    skipped: [],
+    createdBy: 'ada@example.com',
+    createdAt: at,
+    finishedAt: null,
+    counts: newRunCounts(cases.length),
+    ...changes,
+  };
+  const executions = cases.flatMap((caseId) =>
+    Array.from({ length: run.repeat }, (_, i) =>
+      pendingExecution({ id: `${id}_${caseId}_${i + 1}`, runId: id, caseId, attempt: i + 1, agent: 'support', judge: null }),
+    ),
+  );
+  await store.evalRuns.create(run, executions);
+  return run;
 }

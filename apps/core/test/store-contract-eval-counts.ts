@@ -1,9 +1,10 @@
 import type { Verdict } from '@svc/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gradeRun } from '../src/services/eval-results.ts';
-import { type EvalRunRecord, newRunCounts, pendingExecution } from '../src/store/evals-store.ts';
+import { type EvalRunRecord, newRunCounts } from '../src/store/evals-store.ts';
 import type { Store } from '../src/store/store.ts';
 import type { OpenStore } from './open-store.ts';
+import { evalsWorkspace, startEvalRun } from './records.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
@@ -16,65 +17,11 @@ export function describeEvalCountsStoreContract(name: string, open: OpenStore): 
     let store: Store;
     beforeEach(async () => {
       store = await open();
-      await store.users.create({ id: 'usr_ada', email: 'ada@example.com', createdAt: at(0) });
-      await store.workspaces.createWithOwner({ id: 'ws_1', slug: 'acme', name: null, createdAt: at(0) }, 'usr_ada');
-      await store.versions.create({
-        id: 'ver_1',
-        workspaceId: 'ws_1',
-        contentHash: 'sha256:a',
-        files: {},
-        gitCommit: null,
-        gitBranch: null,
-        authorId: 'usr_ada',
-        createdAt: at(0),
-      });
-      for (const id of ['c1', 'c2', 'c3', 'c4', 'c5']) {
-        await store.evalCases.create({
-          id,
-          workspaceId: 'ws_1',
-          agent: 'support',
-          turns: ['hi'],
-          expected: 'says "hello"',
-          originFlagId: null,
-          createdBy: 'ada@example.com',
-          createdAt: at(1),
-          updatedAt: at(1),
-          deletedAt: null,
-        });
-      }
+      await evalsWorkspace(store, ['c1', 'c2', 'c3', 'c4', 'c5'], at(1));
     });
     afterEach(() => store.close());
 
-    /** A run of `cases`, each replayed `repeat` times. */
-    async function startRun(id: string, cases: string[], changes: Partial<EvalRunRecord> = {}): Promise<EvalRunRecord> {
-      const run: EvalRunRecord = {
-        id,
-        workspaceId: 'ws_1',
-        environment: 'live',
-        agent: null,
-        version: { id: 'ver_1', number: 1 },
-        trigger: 'manual',
-        repeat: 1,
-        minPass: 1,
-        grader: 'deterministic',
-        agentModels: ['scripted'],
-        status: 'queued',
-        baselineRunId: null,
-        skipped: [],
-        createdBy: 'ada@example.com',
-        createdAt: at(2),
-        finishedAt: null,
-        counts: newRunCounts(cases.length),
-        ...changes,
-      };
-      const executions = cases.flatMap((caseId) =>
-        Array.from({ length: run.repeat }, (_, i) =>
-          pendingExecution({ id: `${id}_${caseId}_${i + 1}`, runId: id, caseId, attempt: i + 1, agent: 'support', judge: null }),
-        ),
-      );
-      await store.evalRuns.create(run, executions);
-      return run;
-    }
+    const startRun = (id: string, cases: string[], changes: Partial<EvalRunRecord> = {}) => startEvalRun(store, id, cases, at(2), changes);
 
     let leases = 0;
     /**

@@ -1,3 +1,5 @@
+import { and, type Column, eq, lte, type SQL, sql } from 'drizzle-orm';
+
 /**
  * How both stores keep a run's results and counts as reports land, in SQL that reads the same on SQLite and
  * PostgreSQL. A run has one `eval_results` row per case, made with the run; each report adds its replay there, and
@@ -118,3 +120,27 @@ export const passedWhileOpenSql = (environment: string, after: string, limit: st
   order by f.id
   limit ${limit}
 `;
+
+/** The columns of results and runs that `fixingRunOf` reads, as both stores' tables have them. */
+interface PassColumns {
+  results: { caseId: Column; verdict: Column };
+  runs: { workspaceId: Column; environment: Column; versionId: Column; status: Column; finishedAt: Column };
+}
+
+/**
+ * The finished runs on `environment` of `versionId` that passed a case by `by`, read from the case's passes (the
+ * verdict a literal, as in the partial index `eval_results_case_idx`).
+ */
+export const passedBy = (
+  { results, runs }: PassColumns,
+  pass: { workspaceId: string; environment: string; caseId: string; versionId: string; by: string },
+): SQL | undefined =>
+  and(
+    eq(results.caseId, pass.caseId),
+    eq(results.verdict, sql`'pass'`),
+    eq(runs.workspaceId, pass.workspaceId),
+    eq(runs.environment, pass.environment),
+    eq(runs.versionId, pass.versionId),
+    eq(runs.status, 'finished'),
+    lte(runs.finishedAt, pass.by),
+  );

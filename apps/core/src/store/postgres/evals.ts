@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, lte, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
 import { FlagMoved, openExecutionStatuses, openRunStatuses, replayCounts, runRow, toExecution, toReview, toRun } from '../eval-rows.ts';
 import { evalBacklogColumns } from '../backlog.ts';
 import {
   baselineVerdictSql,
+  passedBy,
   passedWhileOpenSql,
   resultAddingReplay,
   resultOverridden,
@@ -259,17 +260,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
           .select({ id: evalRuns.id })
           .from(evalResults)
           .innerJoin(evalRuns, eq(evalRuns.id, evalResults.runId))
-          .where(
-            and(
-              eq(evalResults.caseId, caseId),
-              eq(evalResults.verdict, sql`'pass'`),
-              eq(evalRuns.workspaceId, workspaceId),
-              eq(evalRuns.environment, environment),
-              eq(evalRuns.versionId, versionId),
-              eq(evalRuns.status, 'finished'),
-              lte(evalRuns.finishedAt, by),
-            ),
-          )
+          .where(passedBy({ results: evalResults, runs: evalRuns }, { workspaceId, environment, caseId, versionId, by }))
           .orderBy(desc(evalRuns.finishedAt), desc(evalRuns.id))
           .limit(1);
         return row?.id;
