@@ -9,7 +9,7 @@
  * requests, and a retention pass that deletes nothing are printed per size, with the largest size over the smallest.
  * A store's databases are made fresh and dropped (PostgreSQL on the machine's server, SVC_TEST_POSTGRES_URL).
  *
- * BENCH_SCALE_SIZES=S,M,L chooses the sizes (S,L), BENCH_SCALE_REQUESTS the requests per endpoint (10),
+ * BENCH_SCALE_SIZES=S,M,L chooses the sizes (S,L), BENCH_SCALE_REQUESTS the requests per endpoint (5),
  * BENCH_ONLY=SQLite or PostgreSQL one store, BENCH_PROFILE=DIR core's CPU profiles.
  */
 import { dropPostgresDatabases, graphAccepted, removeTempDirs, startFakeProvider, stopProcesses } from '@svc/testkit';
@@ -30,7 +30,7 @@ const chosen = (process.env.BENCH_SCALE_SIZES ?? 'S,L').split(',').map((name): S
   if (!size) throw new Error(`BENCH_SCALE_SIZES: no size ${name}; the sizes are ${Object.keys(sizes).join(', ')}`);
   return { name: name.trim(), ...size };
 });
-const requests = Number(process.env.BENCH_SCALE_REQUESTS ?? 10);
+const requests = Number(process.env.BENCH_SCALE_REQUESTS ?? 5);
 const only = process.env.BENCH_ONLY ?? '';
 
 async function main(): Promise<void> {

@@ -43,6 +43,11 @@ export function storeTable(store: string, sizes: SizeMeasures[], requests: numbe
   const header = ['measure', ...sizes.flatMap(({ size }) => [`${size.name} median`, `${size.name} p95`, `${size.name} KB`]), ratioName];
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i]!.length)));
   const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const failed = sizes.flatMap(({ size, endpoints }) =>
+    [...endpoints]
+      .filter(([, { failures }]) => failures.length > 0)
+      .map(([name, { failures }]) => `${name} at ${size.name}: ${failures.join(', ')}`),
+  );
   const deleted = sizes.filter(({ retention }) => retention.deleted > 0).map(({ size, retention }) => `${size.name}: ${retention.deleted}`);
   return [
     `\nscale, core on ${store}: one workspace at ${sizes.map(({ size }) => size.name).join(' and ')}, each endpoint read ${requests} times in turn, ms`,
@@ -51,6 +56,7 @@ export function storeTable(store: string, sizes: SizeMeasures[], requests: numbe
     ...rows.map(line),
     `(${ratioName}: the medians' ratio; p95 of ${requests} is the nearest rank; KB: the answer's size; retention: core's pass run in this process on the same database with core stopped` +
       `${deleted.length ? `; it deleted rows, so it did more than an empty pass: ${deleted.join(', ')}` : ', deleting nothing'})`,
+    ...(failed.length ? [`answers other than 200, timed all the same: ${failed.join('; ')}`] : []),
   ].join('\n');
 }
 

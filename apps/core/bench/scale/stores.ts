@@ -77,12 +77,12 @@ export async function startCoreProcess(store: BenchStore, env: Record<string, st
   return { url: `http://127.0.0.1:${port}`, app, spawnedAt };
 }
 
-export async function startGatewayProcess(coreUrl: string): Promise<RunningApp> {
+export async function startGatewayProcess(coreUrl: string, env: Record<string, string> = {}): Promise<RunningApp> {
   const port = await freePort();
   const spawnedAt = Date.now();
   const app = startApp(
     entry('gateway'),
-    { ...shared, LOG_LEVEL: 'warn', PORT: String(port), CORE_URLS: coreUrl },
+    { ...shared, LOG_LEVEL: 'warn', PORT: String(port), CORE_URLS: coreUrl, ...env },
     { stdio: 'inherit-stderr' },
   );
   return { url: `http://127.0.0.1:${port}`, app, spawnedAt };
