@@ -106,9 +106,11 @@ export async function measureSize(
     const buildMs = performance.now() - building;
 
     const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    // A statement's deadline (10 s unless told), and the gateway's for a core that answers nothing, not even its pings
-    // (3 s; SQLite's statements hold core's one thread), would answer a slow page with a 503: the bench wants its cost.
-    const env = { WHATSAPP_GRAPH_URL: graphUrl, SVC_DATABASE_STATEMENT_TIMEOUT_MS: '600000' };
+    // A statement's deadline (10 s unless told), a wait for one of the pool's connections (5 s), and the gateway's for a
+    // core that answers nothing, not even its pings (3 s; SQLite's statements hold core's one thread), would answer a
+    // slow page with a 503: the bench wants its cost.
+    const deadlines = { SVC_DATABASE_STATEMENT_TIMEOUT_MS: '600000', SVC_DATABASE_CONNECT_TIMEOUT_MS: '600000' };
+    const env = { WHATSAPP_GRAPH_URL: graphUrl, ...deadlines };
     const core = await startCoreProcess(store, env, execArgv);
     const startMs = await answering(core);
     const startLog = linesBefore(core.app.output(), core.spawnedAt, core.spawnedAt + startMs);
@@ -131,7 +133,9 @@ export async function measureSize(
         const ms = performance.now() - begun;
         if (response.status !== 200) {
           const text = Buffer.from(body).toString('utf8');
-          failures.get(name)!.push(`${response.status} ${/"code":"(\w+)"/.exec(text)?.[1] ?? text.slice(0, 100)}`);
+          // The API's error code, or a console page's title.
+          const said = /"code":"(\w+)"|<title>([^<]*)<\/title>/.exec(text);
+          failures.get(name)!.push(`${response.status} ${said?.[1] ?? said?.[2] ?? text.slice(0, 60)}`);
         } else bytes.set(name, body.byteLength);
         if (round > 0) samples.get(name)!.push(ms);
       }
