@@ -81,11 +81,30 @@ export const openExecutionStatuses = ['pending', 'leased'] as const;
 /** Thrown inside a run's finish to roll it back: a flag moved on since the run's changes to it were computed. */
 export class FlagMoved extends Error {}
 
-/** A reviewed result's replays counted by verdict in SQL, the same on both stores: `verdict` is the executions' column. */
-export function replayCounts(verdict: SQLWrapper) {
-  const count = (wanted?: 'pass' | 'error') =>
-    (wanted ? sql`sum(case when ${verdict} = ${wanted} then 1 else 0 end)` : sql`count(*)`).mapWith(Number);
-  return { passed: count('pass'), errored: count('error'), total: count() };
+/**
+ * What a reviewed result's row reads beside the person's verdict, the same on both stores: its judge (one replay's,
+ * every replay of a case has the same) and its replays' counts, kept on its result.
+ */
+export function reviewColumns(results: ResultColumns, executions: { judge: SQLWrapper; runId: SQLWrapper; caseId: SQLWrapper }) {
+  return {
+    judge: sql<
+      string | null
+    >`(select ${executions.judge} from eval_executions where ${executions.runId} = ${results.runId} and ${executions.caseId} = ${results.caseId} limit 1)`,
+    minPass: sql<number>`${results.minPass}`.mapWith(Number),
+    passed: sql<number>`${results.passed}`.mapWith(Number),
+    errored: sql<number>`${results.errored}`.mapWith(Number),
+    total: sql<number>`${results.total}`.mapWith(Number),
+  };
+}
+
+/** The columns of `eval_results` a review reads, as both stores' tables have them. */
+interface ResultColumns {
+  runId: SQLWrapper;
+  caseId: SQLWrapper;
+  minPass: SQLWrapper;
+  passed: SQLWrapper;
+  errored: SQLWrapper;
+  total: SQLWrapper;
 }
 
 /** A reviewed result as both stores read it: its grader, the person's verdict and its replays' counts. */

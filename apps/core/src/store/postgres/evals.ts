@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
-import { FlagMoved, openExecutionStatuses, openRunStatuses, replayCounts, runRow, toExecution, toReview, toRun } from '../eval-rows.ts';
+import { FlagMoved, openExecutionStatuses, openRunStatuses, reviewColumns, runRow, toExecution, toReview, toRun } from '../eval-rows.ts';
 import { evalBacklogColumns } from '../backlog.ts';
 import {
   baselineVerdictSql,
@@ -298,18 +298,13 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         return new Map(rows.map((row) => [row.caseId, row.baseline!]));
       },
       async reviews(workspaceId, since) {
+        // Each review reads its result, not its replays: a workspace's reviews cost what they are, whatever its history.
         const rows = await db
-          .select({
-            judge: evalExecutions.judge,
-            person: evalOverrides.verdict,
-            minPass: evalRuns.minPass,
-            ...replayCounts(evalExecutions.verdict),
-          })
+          .select({ person: evalOverrides.verdict, ...reviewColumns(evalResults, evalExecutions) })
           .from(evalOverrides)
           .innerJoin(evalRuns, eq(evalRuns.id, evalOverrides.runId))
-          .innerJoin(evalExecutions, and(eq(evalExecutions.runId, evalOverrides.runId), eq(evalExecutions.caseId, evalOverrides.caseId)))
-          .where(and(eq(evalRuns.workspaceId, workspaceId), gte(evalOverrides.at, since)))
-          .groupBy(evalOverrides.runId, evalOverrides.caseId, evalOverrides.verdict, evalRuns.minPass, evalExecutions.judge);
+          .innerJoin(evalResults, and(eq(evalResults.runId, evalOverrides.runId), eq(evalResults.caseId, evalOverrides.caseId)))
+          .where(and(eq(evalRuns.workspaceId, workspaceId), gte(evalOverrides.at, since)));
         return rows.map(toReview);
       },
       async override(runId, caseId, override) {

@@ -5,7 +5,7 @@ import {
   FlagMoved,
   openExecutionStatuses,
   openRunStatuses,
-  replayCounts,
+  reviewColumns,
   runRow,
   toExecution,
   toReview,
@@ -303,18 +303,13 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
         return new Map(baselineVerdictsOf.all({ runId }).map((row) => [row.caseId, row.baseline!]));
       },
       async reviews(workspaceId, since) {
+        // Each review reads its result, not its replays: a workspace's reviews cost what they are, whatever its history.
         const rows = await db
-          .select({
-            judge: evalExecutions.judge,
-            person: evalOverrides.verdict,
-            minPass: evalRuns.minPass,
-            ...replayCounts(evalExecutions.verdict),
-          })
+          .select({ person: evalOverrides.verdict, ...reviewColumns(evalResults, evalExecutions) })
           .from(evalOverrides)
           .innerJoin(evalRuns, eq(evalRuns.id, evalOverrides.runId))
-          .innerJoin(evalExecutions, and(eq(evalExecutions.runId, evalOverrides.runId), eq(evalExecutions.caseId, evalOverrides.caseId)))
+          .innerJoin(evalResults, and(eq(evalResults.runId, evalOverrides.runId), eq(evalResults.caseId, evalOverrides.caseId)))
           .where(and(eq(evalRuns.workspaceId, workspaceId), gte(evalOverrides.at, since)))
-          .groupBy(evalOverrides.runId, evalOverrides.caseId, evalOverrides.verdict, evalRuns.minPass, evalExecutions.judge)
           .all();
         return rows.map(toReview);
       },
