@@ -86,6 +86,9 @@ export function describeEvalCountsStoreContract(name: string, open: OpenStore): 
       const cases = ['c1', 'c2', 'c3', 'c4', 'c5'];
       await startRun('run_pr', cases, { environment: 'preview', repeat: 3, minPass: 2, baselineRunId: 'run_base' });
       expect(await kept('run_pr')).toEqual(newRunCounts(5));
+      // The cases a run replays, read from its results, only in its workspace.
+      expect((await store.evalCases.ofRun('ws_1', 'run_pr')).map((c) => c.id).sort()).toEqual(cases);
+      expect(await store.evalCases.ofRun('ws_2', 'run_pr')).toEqual([]);
       const baselines = (c2: Verdict) => new Map<string, Verdict>(Object.entries({ c1: 'pass', c2, c3: 'fail', c4: 'pass', c5: 'error' }));
       expect(await store.evalRuns.baselineVerdicts('run_pr')).toEqual(baselines('pass'));
       // A case counts once every replay of it is done.

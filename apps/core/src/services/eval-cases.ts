@@ -49,10 +49,9 @@ export function createEvalCaseService(store: Store, clock: Clock) {
 
     /** The cases a run replays, removed ones too: what its page shows beside each result. */
     async ofRun(workspaceId: string, runId: string): Promise<EvalCaseView[]> {
-      const run = await store.evalRuns.get(workspaceId, runId);
-      if (!run) throw new DomainError('eval_run_not_found', `no eval run ${runId} in this workspace`);
-      const ids = new Set((await store.evalRuns.executions(run.id)).map((execution) => execution.caseId));
-      return (await store.evalCases.getMany(workspaceId, [...ids])).map(toEvalCaseView);
+      if (!(await store.evalRuns.get(workspaceId, runId)))
+        throw new DomainError('eval_run_not_found', `no eval run ${runId} in this workspace`);
+      return (await store.evalCases.ofRun(workspaceId, runId)).map(toEvalCaseView);
     },
 
     async get(workspaceId: string, id: string): Promise<EvalCaseView> {

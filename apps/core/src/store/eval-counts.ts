@@ -58,7 +58,7 @@ export const runRecounted = (() => {
   ].join(', ');
 })();
 
-/** A case's verdict in a run's baseline, for the result rows a run is made with (`:baseline`, `:case` bound by the caller). */
+/** A case's verdict in a run's baseline, for the result rows a run is made with (both SQL expressions of the caller's). */
 export const baselineVerdictSql = (baselineRunId: string, caseId: string) =>
   `(select b.verdict from eval_results b where b.run_id = ${baselineRunId} and b.case_id = ${caseId})`;
 
@@ -121,7 +121,7 @@ export const passedWhileOpenSql = (environment: string, after: string, limit: st
   limit ${limit}
 `;
 
-/** The columns of results and runs that `fixingRunOf` reads, as both stores' tables have them. */
+/** The columns of results and runs that `passedBy` reads, as both stores' tables have them. */
 interface PassColumns {
   results: { caseId: Column; verdict: Column };
   runs: { workspaceId: Column; environment: Column; versionId: Column; status: Column; finishedAt: Column };

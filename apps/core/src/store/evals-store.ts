@@ -139,6 +139,8 @@ export interface EvalsStore {
     list(workspaceId: string, agent?: string): Promise<EvalCaseRecord[]>;
     /** A page of those cases, oldest first, after a creation time and id. */
     page(workspaceId: string, agent: string | undefined, page: PageRequest<string>): Promise<Page<EvalCaseRecord>>;
+    /** The cases a run replays, removed ones too, read from its results (one per case): unknown run, none. */
+    ofRun(workspaceId: string, runId: string): Promise<EvalCaseRecord[]>;
     /** Adds a case made by hand. */
     create(evalCase: EvalCaseRecord): Promise<void>;
     /** Changes a case that is not removed; false when there is none. */

@@ -192,6 +192,14 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
           .limit(limit + 1);
         return pageOf(rows.map(toCase), limit);
       },
+      async ofRun(workspaceId, runId) {
+        const rows = await db
+          .select({ evalCase: evalCases })
+          .from(evalResults)
+          .innerJoin(evalCases, eq(evalCases.id, evalResults.caseId))
+          .where(and(eq(evalResults.runId, runId), eq(evalCases.workspaceId, workspaceId)));
+        return rows.map((row) => toCase(row.evalCase));
+      },
       async create(evalCase) {
         await transact((tx) => tx.insert(evalCases).values(caseRow(evalCase)));
       },

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { pageOf } from '../page.ts';
 import type { Membership, Store } from '../store.ts';
 import { createPostgresAgents } from './agents.ts';
@@ -13,6 +13,7 @@ import { createPostgresMembers } from './members.ts';
 import { createPostgresMessaging } from './messaging.ts';
 import { developerTokens, memberships, users, workspaces } from './schema.ts';
 import { transactor } from './transaction.ts';
+import { ascendingAfter } from '../keyset.ts';
 
 const workspaceColumns = {
   id: workspaces.id,
@@ -141,12 +142,7 @@ export async function createPostgresStore(url: string, options?: PostgresOptions
             and(
               eq(developerTokens.userId, userId),
               isNull(developerTokens.revokedAt),
-              after
-                ? or(
-                    gt(developerTokens.createdAt, after.key),
-                    and(eq(developerTokens.createdAt, after.key), gt(developerTokens.id, after.id)),
-                  )
-                : undefined,
+              ascendingAfter(developerTokens.createdAt, developerTokens.id, after),
             ),
           )
           .orderBy(asc(developerTokens.createdAt), asc(developerTokens.id))

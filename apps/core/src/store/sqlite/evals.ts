@@ -202,6 +202,15 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
           .all();
         return pageOf(rows.map(toCase), limit);
       },
+      async ofRun(workspaceId, runId) {
+        const rows = await db
+          .select({ evalCase: evalCases })
+          .from(evalResults)
+          .innerJoin(evalCases, eq(evalCases.id, evalResults.caseId))
+          .where(and(eq(evalResults.runId, runId), eq(evalCases.workspaceId, workspaceId)))
+          .all();
+        return rows.map((row) => toCase(row.evalCase));
+      },
       async create(evalCase) {
         await write(() => db.insert(evalCases).values(caseRow(evalCase)).run());
       },

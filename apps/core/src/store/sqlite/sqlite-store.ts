@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { pageOf } from '../page.ts';
 import type { Membership, Store } from '../store.ts';
 import { openDatabase } from './database.ts';
@@ -15,6 +15,7 @@ import { groupCommit } from './group-commit.ts';
 import { createSqliteMembers } from './members.ts';
 import { createSqliteMessaging } from './messaging.ts';
 import { developerTokens, memberships, users, workspaces } from './schema.ts';
+import { ascendingAfter } from '../keyset.ts';
 
 const workspaceColumns = {
   id: workspaces.id,
@@ -144,12 +145,7 @@ export function createSqliteStore(file: string): Store {
             and(
               eq(developerTokens.userId, userId),
               isNull(developerTokens.revokedAt),
-              after
-                ? or(
-                    gt(developerTokens.createdAt, after.key),
-                    and(eq(developerTokens.createdAt, after.key), gt(developerTokens.id, after.id)),
-                  )
-                : undefined,
+              ascendingAfter(developerTokens.createdAt, developerTokens.id, after),
             ),
           )
           .orderBy(asc(developerTokens.createdAt), asc(developerTokens.id))
