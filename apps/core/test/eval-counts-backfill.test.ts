@@ -15,22 +15,39 @@ import { migratedPostgresDatabase } from './test-stores.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
-/** The statements of the migration that derives the results and counts of runs made before they were kept. */
-function backfill(folder: string): string[] {
-  const file = readdirSync(folder).find((name) => name.endsWith('_stored_run_counts.sql'))!;
+/** The statements of the migration `name` that derive what it keeps from the records made before it: after `from`. */
+function backfill(folder: string, name: string, from: string): string[] {
+  const file = readdirSync(folder).find((file) => file.endsWith(`_${name}.sql`))!;
   const text = readFileSync(join(folder, file), 'utf8');
   return text
-    .slice(text.indexOf('-- Runs made before'))
+    .slice(text.indexOf(from))
     .split('--> statement-breakpoint')
     .map((statement) => statement.trim())
     .filter(Boolean);
 }
 
-/** What the runs before the migration looked like: no results, no counts. */
-const forgotten = [
-  'delete from eval_results',
-  'update eval_runs set cases = 0, done = 0, passed = 0, failed = 0, errors = 0, regressions = 0, input_tokens = 0, output_tokens = 0',
+/** The migrations that derive what they keep, what the records before them looked like, and what they keep. */
+const migrations = [
+  {
+    name: 'stored_run_counts',
+    what: 'results and counts',
+    from: '-- Runs made before',
+    forgotten: [
+      'delete from eval_results',
+      'update eval_runs set cases = 0, done = 0, passed = 0, failed = 0, errors = 0, regressions = 0, input_tokens = 0, output_tokens = 0',
+    ],
+    kept: runCounts,
+  },
+  {
+    name: 'grader_reviews',
+    what: "graders' reviews",
+    from: '-- Reviews given before',
+    forgotten: ['delete from grader_reviews'],
+    kept: async (store: Store) =>
+      (await store.evalRuns.reviewTallies('ws_1', '2000-01-01')).map((tally) => JSON.stringify(tally)).sort(),
+  },
 ];
+
 
 /** A baseline on live, a run with replays, a flaky case, overrides and a regression against it, and a cancelled run. */
 async function history(store: Store): Promise<void> {
@@ -70,7 +87,7 @@ async function history(store: Store): Promise<void> {
 }
 
 /** Each run's counts and baseline verdicts, as the store reads them. */
-async function kept(store: Store) {
+async function runCounts(store: Store) {
   return Promise.all(
     ['run_base', 'run_pr', 'run_cancelled'].map(async (id) => ({
       counts: (await store.evalRuns.find(id))!.counts,
@@ -79,27 +96,34 @@ async function kept(store: Store) {
   );
 }
 
-describe('the migration that keeps run counts', () => {
-  it('derives on SQLite the results and counts the store keeps, for runs made before them', async () => {
+describe.each(migrations)('the migration $name', ({ name, what, from, forgotten, kept }) => {
+  it(`derives on SQLite the ${what} the store keeps, for records made before them`, async () => {
     const file = join(tempDir(), 'svc.db');
     const store = createSqliteStore(file);
     await history(store);
     const before = await kept(store);
-    expect(before[1]!.counts).toMatchObject({ done: 4, passed: 1, failed: 3, errors: 0, regressions: 2 });
+    expect(before).not.toEqual([]);
     const db = new Database(file);
-    for (const statement of [...forgotten, ...backfill(migrationsFolders.sqlite)]) db.exec(statement);
+    for (const statement of [...forgotten, ...backfill(migrationsFolders.sqlite, name, from)]) db.exec(statement);
     db.close();
     expect(await kept(store)).toEqual(before);
     await store.close();
   });
 
-  it('derives on PostgreSQL the results and counts the store keeps, for runs made before them', async () => {
+  it(`derives on PostgreSQL the ${what} the store keeps, for records made before them`, async () => {
     const url = await migratedPostgresDatabase();
     const store = await createPostgresStore(url);
     await history(store);
     const before = await kept(store);
-    for (const statement of [...forgotten, ...backfill(migrationsFolders.postgres)]) await queryPostgres(url, statement);
+    for (const statement of [...forgotten, ...backfill(migrationsFolders.postgres, name, from)]) await queryPostgres(url, statement);
     expect(await kept(store)).toEqual(before);
     await store.close();
   });
+});
+
+it('keeps the counts of a run with replays, a flaky case, overrides and a regression', async () => {
+  const store = createSqliteStore(join(tempDir(), 'svc.db'));
+  await history(store);
+  expect((await runCounts(store))[1]!.counts).toMatchObject({ done: 4, passed: 1, failed: 3, errors: 0, regressions: 2 });
+  await store.close();
 });

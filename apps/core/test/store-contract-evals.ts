@@ -246,40 +246,54 @@ export function describeEvalsStoreContract(name: string, open: OpenStore): void 
         }
         return cases.map((c) => c.id);
       };
-      const verdict = (runId: string, caseId: string, person: 'pass' | 'fail', minute: number) =>
-        store.evalRuns.override(runId, caseId, { runId, caseId, verdict: person, by: 'ada@example.com', at: at(minute) });
+      const verdict = (runId: string, caseId: string, person: 'pass' | 'fail', at: string) =>
+        store.evalRuns.override(runId, caseId, { runId, caseId, verdict: person, by: 'ada@example.com', at });
+      const tallies = async (workspaceId: string, sinceDay: string) => {
+        const order = (t: { judge: string | null; graded: string; person: string }) => `${t.judge ?? ''} ${t.graded} ${t.person}`;
+        return (await store.evalRuns.reviewTallies(workspaceId, sinceDay)).sort((a, b) => (order(a) < order(b) ? -1 : 1));
+      };
+      const judge = 'anthropic:claude-sonnet-4-6';
 
-      it("reads the workspace's results with a person's verdict since a moment: its grader, the verdict, and its replays' verdicts", async () => {
-        // The third case is never reviewed: it is not read.
-        const [split, errored] = await reviewedRun('run_j', 'ws_1', 'anthropic:claude-sonnet-4-6', [
+      it("tallies the workspace's reviews from a UTC day on, by grader and both verdicts; a verdict replaced or taken back takes its review away", async () => {
+        // The third case of run_j is never reviewed: it is not counted.
+        const [split, errored] = await reviewedRun('run_j', 'ws_1', judge, [
           ['pass', 'fail'],
           ['error', 'error'],
           ['fail', 'fail'],
         ]);
-        const [confirmed, early] = await reviewedRun('run_d', 'ws_1', null, [
+        const [confirmed, again, overturned, early] = await reviewedRun('run_d', 'ws_1', null, [
           ['pass', 'pass'],
+          ['pass', 'fail'],
+          ['fail', 'fail'],
           ['fail', 'pass'],
         ]);
         const [elsewhere] = await reviewedRun('run_x', 'ws_2', null, [['pass', 'pass']]);
-        await verdict('run_j', split!, 'fail', 6);
-        await verdict('run_j', errored!, 'pass', 5);
-        await verdict('run_d', confirmed!, 'pass', 5);
-        await verdict('run_d', early!, 'fail', 4);
-        await verdict('run_x', elsewhere!, 'fail', 5);
-        const reviews = await store.evalRuns.reviews('ws_1', at(5));
-        const order = (r: { judge: string | null; person: string }) => `${r.judge ?? ''} ${r.person}`;
-        expect(reviews.sort((a, b) => order(a).localeCompare(order(b)))).toEqual([
-          { judge: null, person: 'pass', minPass: 1, replays: { passed: 2, errored: 0, total: 2 } },
-          { judge: 'anthropic:claude-sonnet-4-6', person: 'fail', minPass: 1, replays: { passed: 1, errored: 0, total: 2 } },
-          { judge: 'anthropic:claude-sonnet-4-6', person: 'pass', minPass: 1, replays: { passed: 0, errored: 2, total: 2 } },
+        await verdict('run_j', split!, 'fail', '2026-01-03T23:59:59.999Z');
+        // The grader could not grade it: a person's verdict there is no review of the grader.
+        await verdict('run_j', errored!, 'pass', '2026-01-03T00:00:00.000Z');
+        await verdict('run_d', confirmed!, 'pass', '2026-01-03T00:00:00.000Z');
+        await verdict('run_d', again!, 'pass', '2026-01-04T12:00:00.000Z');
+        await verdict('run_d', overturned!, 'pass', '2026-01-04T12:00:00.000Z');
+        await verdict('run_d', early!, 'fail', '2026-01-02T23:59:59.999Z');
+        await verdict('run_x', elsewhere!, 'fail', '2026-01-03T12:00:00.000Z');
+        expect(await tallies('ws_1', '2026-01-03')).toEqual([
+          { judge: null, graded: 'fail', person: 'pass', reviews: 1 },
+          { judge: null, graded: 'pass', person: 'pass', reviews: 2 },
+          { judge, graded: 'pass', person: 'fail', reviews: 1 },
         ]);
-        // A verdict taken back is no review; one given again counts from when it was given.
+        expect(await tallies('ws_1', '2026-01-02')).toContainEqual({ judge: null, graded: 'pass', person: 'fail', reviews: 1 });
+
+        // A verdict taken back is no review; one given again counts on the day it was given, once.
         await store.evalRuns.override('run_d', confirmed!, null);
-        await verdict('run_d', early!, 'pass', 7);
-        expect(await store.evalRuns.reviews('ws_1', at(7))).toEqual([
-          { judge: null, person: 'pass', minPass: 1, replays: { passed: 1, errored: 0, total: 2 } },
+        await verdict('run_d', early!, 'pass', '2026-01-05T00:00:00.000Z');
+        await verdict('run_d', early!, 'pass', '2026-01-05T08:00:00.000Z');
+        expect(await tallies('ws_1', '2026-01-01')).toEqual([
+          { judge: null, graded: 'fail', person: 'pass', reviews: 1 },
+          { judge: null, graded: 'pass', person: 'pass', reviews: 2 },
+          { judge, graded: 'pass', person: 'fail', reviews: 1 },
         ]);
-        expect(await store.evalRuns.reviews('ws_2', at(8))).toEqual([]);
+        expect(await tallies('ws_1', '2026-01-05')).toEqual([{ judge: null, graded: 'pass', person: 'pass', reviews: 1 }]);
+        expect(await tallies('ws_2', '2026-01-04')).toEqual([]);
       });
     });
 

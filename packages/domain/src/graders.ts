@@ -42,7 +42,7 @@ export type GraderAgreementView = z.infer<typeof graderAgreement>;
 export const graderAgreementList = z
   .object({
     days: z.number().int(),
-    since: z.iso.datetime().meta({ description: 'Reviews from this moment on are counted' }),
+    since: z.iso.datetime().meta({ description: 'Reviews from this moment on are counted: the start of a UTC day' }),
     graders: z.array(graderAgreement).meta({ description: 'Every grader with a reviewed result, the most reviewed first' }),
   })
   .meta({ id: 'GraderAgreementList' });

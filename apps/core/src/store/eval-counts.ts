@@ -144,3 +144,19 @@ export const passedBy = (
     eq(runs.status, 'finished'),
     lte(runs.finishedAt, pass.by),
   );
+
+/**
+ * Adds `delta` (1, or -1 to take it back) to the tally in `grader_reviews` of the review that the person's verdict on
+ * a result (`runId`, `caseId`, SQL expressions of the caller's) makes, if it has one and the grader could grade it.
+ */
+export const reviewTallied = (delta: 1 | -1, runId: string, caseId: string) => `
+  insert into grader_reviews (workspace_id, day, grader, graded, person, reviews)
+  select r.workspace_id, substr(o.at, 1, 10),
+    coalesce((select e.judge from eval_executions e where e.run_id = o.run_id and e.case_id = o.case_id limit 1), ''),
+    x.graded, o.verdict, ${delta}
+  from eval_overrides o
+  join eval_runs r on r.id = o.run_id
+  join eval_results x on x.run_id = o.run_id and x.case_id = o.case_id
+  where o.run_id = ${runId} and o.case_id = ${caseId} and x.graded in ('pass', 'fail')
+  on conflict (workspace_id, day, grader, graded, person) do update set reviews = grader_reviews.reviews + excluded.reviews
+`;

@@ -1,5 +1,4 @@
-import { type SQLWrapper, sql } from 'drizzle-orm';
-import type { EvalExecutionRecord, EvalRunCounts, EvalRunRecord, ReviewRecord } from './evals-store.ts';
+import type { EvalExecutionRecord, EvalRunCounts, EvalRunRecord, ReviewTally } from './evals-store.ts';
 
 /** How both stores keep eval runs and executions: a run's lists as JSON text, the counts as columns. */
 type RunRow = Omit<EvalRunRecord, 'version' | 'agentModels' | 'skipped' | 'counts'> &
@@ -81,34 +80,8 @@ export const openExecutionStatuses = ['pending', 'leased'] as const;
 /** Thrown inside a run's finish to roll it back: a flag moved on since the run's changes to it were computed. */
 export class FlagMoved extends Error {}
 
-/**
- * What a reviewed result's row reads beside the person's verdict, the same on both stores: its judge (one replay's,
- * every replay of a case has the same) and its replays' counts, kept on its result.
- */
-export function reviewColumns(results: ResultColumns, executions: { judge: SQLWrapper; runId: SQLWrapper; caseId: SQLWrapper }) {
-  return {
-    judge: sql<
-      string | null
-    >`(select ${executions.judge} from eval_executions where ${executions.runId} = ${results.runId} and ${executions.caseId} = ${results.caseId} limit 1)`,
-    minPass: sql<number>`${results.minPass}`.mapWith(Number),
-    passed: sql<number>`${results.passed}`.mapWith(Number),
-    errored: sql<number>`${results.errored}`.mapWith(Number),
-    total: sql<number>`${results.total}`.mapWith(Number),
-  };
-}
-
-/** The columns of `eval_results` a review reads, as both stores' tables have them. */
-interface ResultColumns {
-  runId: SQLWrapper;
-  caseId: SQLWrapper;
-  minPass: SQLWrapper;
-  passed: SQLWrapper;
-  errored: SQLWrapper;
-  total: SQLWrapper;
-}
-
-/** A reviewed result as both stores read it: its grader, the person's verdict and its replays' counts. */
-export const toReview = ({ passed, errored, total, ...review }: Omit<ReviewRecord, 'replays'> & ReviewRecord['replays']): ReviewRecord => ({
-  ...review,
-  replays: { passed, errored, total },
+/** A row of `grader_reviews` summed, as both stores read it: '' is the deterministic grader. */
+export const toReviewTally = ({ grader, ...tally }: Omit<ReviewTally, 'judge'> & { grader: string }): ReviewTally => ({
+  judge: grader === '' ? null : grader,
+  ...tally,
 });

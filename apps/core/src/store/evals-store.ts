@@ -77,14 +77,13 @@ export interface EvalOverrideRecord {
   at: string;
 }
 
-/** A result a person gave a verdict on, with what its grader made of its replays (graded as `resultOf` grades). */
-export interface ReviewRecord {
+/** How many results people reviewed with this grader's verdict and theirs. */
+export interface ReviewTally {
   /** The judge model, or null for the deterministic grader. */
   judge: string | null;
-  /** The person's verdict. */
+  graded: 'pass' | 'fail';
   person: 'pass' | 'fail';
-  minPass: number;
-  replays: { passed: number; errored: number; total: number };
+  reviews: number;
 }
 
 /** An open flag that a finished run passed, and that run. */
@@ -178,8 +177,11 @@ export interface EvalsStore {
     verdictsIn(runIds: string[], caseIds: string[]): Promise<{ runId: string; caseId: string; verdict: Verdict }[]>;
     /** Each case's verdict in the run's baseline (the case left out when it did not run there). */
     baselineVerdicts(runId: string): Promise<Map<string, Verdict>>;
-    /** The workspace's results with a person's verdict given at `since` or later, across its runs, in no order. */
-    reviews(workspaceId: string, since: string): Promise<ReviewRecord[]>;
+    /**
+     * How many of the workspace's results people reviewed from the UTC day `sinceDay` (`YYYY-MM-DD`) on, by grader and
+     * the two verdicts, in no order; results the grader could not grade are not counted.
+     */
+    reviewTallies(workspaceId: string, sinceDay: string): Promise<ReviewTally[]>;
     /**
      * Sets (verdict) or clears (null) a person's verdict on a case of the run, and moves the counts of the run and of
      * the runs that compare with it to match.

@@ -118,3 +118,13 @@ it("the run's report warns of a judge below 80 % over 20 reviews or more, and no
   expect((await graders()).body.graders[0]).toMatchObject({ reviewed: 21, agreed: 18, grader_pass_person_fail: 0 });
   expect(await report()).not.toContain('agrees with people');
 });
+
+it('counts a case that people give verdicts on at once as one review, and none once it is taken back', async () => {
+  // The judge passed case 0; its review was taken back above. Eight verdicts on it race: one of them stands.
+  await Promise.all(['pass', 'fail', 'pass', 'fail', 'pass', 'fail', 'pass', 'fail'].map((v) => review(0, v as 'pass' | 'fail')));
+  const raced = (await graders()).body.graders[0];
+  expect(raced).toMatchObject({ reviewed: 22, grader_fail_person_pass: 3 });
+  expect(raced.agreed + raced.grader_pass_person_fail).toBe(19);
+  await review(0, null);
+  expect((await graders()).body.graders[0]).toMatchObject({ reviewed: 21, agreed: 18, grader_pass_person_fail: 0 });
+});

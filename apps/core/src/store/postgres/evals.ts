@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../services/ids.ts';
-import { FlagMoved, openExecutionStatuses, openRunStatuses, reviewColumns, runRow, toExecution, toReview, toRun } from '../eval-rows.ts';
+import { FlagMoved, openExecutionStatuses, openRunStatuses, runRow, toExecution, toReviewTally, toRun } from '../eval-rows.ts';
 import { evalBacklogColumns } from '../backlog.ts';
 import {
   baselineVerdictSql,
@@ -9,6 +9,7 @@ import {
   resultAddingReplay,
   resultOverridden,
   resultRebased,
+  reviewTallied,
   runAddingResult,
   runRecounted,
 } from '../eval-counts.ts';
@@ -19,7 +20,7 @@ import { pageOf } from '../page.ts';
 import { messageRow } from '../agents-rows.ts';
 import type { PgDb } from './database.ts';
 import { applyFlagChange } from './flags.ts';
-import { evalCases, evalExecutions, evalOverrides, evalResults, evalRuns } from './schema.ts';
+import { evalCases, evalExecutions, evalOverrides, evalResults, evalRuns, graderReviews } from './schema.ts';
 import { type PgTx, statement, type Transact } from './transaction.ts';
 
 /**
@@ -305,18 +306,31 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
         const rows = await baselineVerdictsOf.execute({ runId });
         return new Map(rows.map((row) => [row.caseId, row.baseline!]));
       },
-      async reviews(workspaceId, since) {
-        // Each review reads its result, not its replays: a workspace's reviews cost what they are, whatever its history.
+      async reviewTallies(workspaceId, sinceDay) {
         const rows = await db
-          .select({ person: evalOverrides.verdict, ...reviewColumns(evalResults, evalExecutions) })
-          .from(evalOverrides)
-          .innerJoin(evalRuns, eq(evalRuns.id, evalOverrides.runId))
-          .innerJoin(evalResults, and(eq(evalResults.runId, evalOverrides.runId), eq(evalResults.caseId, evalOverrides.caseId)))
-          .where(and(eq(evalRuns.workspaceId, workspaceId), gte(evalOverrides.at, since)));
-        return rows.map(toReview);
+          .select({
+            grader: graderReviews.grader,
+            graded: graderReviews.graded,
+            person: graderReviews.person,
+            reviews: sql<number>`sum(${graderReviews.reviews})`.mapWith(Number),
+          })
+          .from(graderReviews)
+          .where(and(eq(graderReviews.workspaceId, workspaceId), gte(graderReviews.day, sinceDay)))
+          .groupBy(graderReviews.grader, graderReviews.graded, graderReviews.person)
+          // A verdict taken back leaves its day's tally at 0 rather than delete it.
+          .having(sql`sum(${graderReviews.reviews}) > 0`);
+        return rows.map(toReviewTally);
       },
       async override(runId, caseId, override) {
         await transact(async (tx) => {
+          // The result first: people giving verdicts on one case at once take turns, each taking back the review of
+          // the verdict it replaces, as committed by the one before.
+          await tx
+            .select({ caseId: evalResults.caseId })
+            .from(evalResults)
+            .where(and(eq(evalResults.runId, runId), eq(evalResults.caseId, caseId)))
+            .for('update');
+          await tx.execute(bound(reviewTallied(-1, '@runId::text', '@caseId::text'), { runId, caseId }));
           if (override === null) {
             await tx.delete(evalOverrides).where(and(eq(evalOverrides.runId, runId), eq(evalOverrides.caseId, caseId)));
           } else {
@@ -328,6 +342,7 @@ export function createPostgresEvals(db: PgDb, transact: Transact): EvalsStore {
           }
           for (const statement of overrideStatements)
             await tx.execute(bound(statement, { runId, caseId, override: override?.verdict ?? null }));
+          await tx.execute(bound(reviewTallied(1, '@runId::text', '@caseId::text'), { runId, caseId }));
         });
       },
       async cancel(workspaceId, id, at) {

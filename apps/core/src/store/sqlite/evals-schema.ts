@@ -165,3 +165,24 @@ export const evalResults = sqliteTable(
       .where(sql`${t.verdict} = 'pass'`),
   ],
 );
+
+/**
+ * How many results people reviewed, by workspace, UTC day of the review, grader (its judge, '' for the deterministic
+ * one), the grader's verdict and the person's: what the graders' agreement sums, whatever the history of runs. A
+ * person's verdict adds its review here in the transaction that records it, and one replaced or taken back takes its
+ * own away. Results the grader could not grade (errors) are not reviews of it and are not counted.
+ */
+export const graderReviews = sqliteTable(
+  'grader_reviews',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    grader: text('grader').notNull(),
+    graded: text('graded', { enum: ['pass', 'fail'] }).notNull(),
+    person: text('person', { enum: ['pass', 'fail'] }).notNull(),
+    reviews: integer('reviews').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.day, t.grader, t.graded, t.person] })],
+);

@@ -5,10 +5,9 @@ import {
   FlagMoved,
   openExecutionStatuses,
   openRunStatuses,
-  reviewColumns,
   runRow,
   toExecution,
-  toReview,
+  toReviewTally,
   toRun,
 } from '../eval-rows.ts';
 import { evalBacklogColumns } from '../backlog.ts';
@@ -20,6 +19,7 @@ import {
   runAddingResult,
   resultOverridden,
   resultRebased,
+  reviewTallied,
   runRecounted,
   type ResultAdded,
 } from '../eval-counts.ts';
@@ -32,7 +32,7 @@ import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { applyFlagChange } from './flags.ts';
 import { bound, inJsonArray, p, placeholders } from './prepared.ts';
-import { chats, evalCases, evalExecutions, evalOverrides, evalResults, evalRuns } from './schema.ts';
+import { chats, evalCases, evalExecutions, evalOverrides, evalResults, evalRuns, graderReviews } from './schema.ts';
 
 export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const insertMessages = messageInserter(db);
@@ -135,6 +135,8 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const recountRuns = db.$client.prepare<{ runId: string }>(
     `update eval_runs set ${runRecounted} where id = @runId or baseline_run_id = @runId`,
   );
+  const untallyReview = db.$client.prepare<{ runId: string; caseId: string }>(reviewTallied(-1, '@runId', '@caseId'));
+  const tallyReview = db.$client.prepare<{ runId: string; caseId: string }>(reviewTallied(1, '@runId', '@caseId'));
   const baselineVerdictsOf = db
     .select({ caseId: evalResults.caseId, baseline: evalResults.baseline })
     .from(evalResults)
@@ -311,19 +313,25 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
       async baselineVerdicts(runId) {
         return new Map(baselineVerdictsOf.all({ runId }).map((row) => [row.caseId, row.baseline!]));
       },
-      async reviews(workspaceId, since) {
-        // Each review reads its result, not its replays: a workspace's reviews cost what they are, whatever its history.
-        const rows = await db
-          .select({ person: evalOverrides.verdict, ...reviewColumns(evalResults, evalExecutions) })
-          .from(evalOverrides)
-          .innerJoin(evalRuns, eq(evalRuns.id, evalOverrides.runId))
-          .innerJoin(evalResults, and(eq(evalResults.runId, evalOverrides.runId), eq(evalResults.caseId, evalOverrides.caseId)))
-          .where(and(eq(evalRuns.workspaceId, workspaceId), gte(evalOverrides.at, since)))
+      async reviewTallies(workspaceId, sinceDay) {
+        const rows = db
+          .select({
+            grader: graderReviews.grader,
+            graded: graderReviews.graded,
+            person: graderReviews.person,
+            reviews: sql<number>`sum(${graderReviews.reviews})`,
+          })
+          .from(graderReviews)
+          .where(and(eq(graderReviews.workspaceId, workspaceId), gte(graderReviews.day, sinceDay)))
+          .groupBy(graderReviews.grader, graderReviews.graded, graderReviews.person)
+          // A verdict taken back leaves its day's tally at 0 rather than delete it.
+          .having(sql`sum(${graderReviews.reviews}) > 0`)
           .all();
-        return rows.map(toReview);
+        return rows.map(toReviewTally);
       },
       async override(runId, caseId, override) {
         await write(() => {
+          untallyReview.run({ runId, caseId });
           if (override === null) {
             db.delete(evalOverrides)
               .where(and(eq(evalOverrides.runId, runId), eq(evalOverrides.caseId, caseId)))
@@ -338,6 +346,7 @@ export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
           overrideResult.run({ runId, caseId, override: override?.verdict ?? null });
           rebaseResults.run({ runId, caseId });
           recountRuns.run({ runId });
+          tallyReview.run({ runId, caseId });
         });
       },
       async cancel(workspaceId, id, at) {
