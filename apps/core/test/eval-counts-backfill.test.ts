@@ -43,11 +43,9 @@ const migrations = [
     what: "graders' reviews",
     from: '-- Reviews given before',
     forgotten: ['delete from grader_reviews'],
-    kept: async (store: Store) =>
-      (await store.evalRuns.reviewTallies('ws_1', '2000-01-01')).map((tally) => JSON.stringify(tally)).sort(),
+    kept: async (store: Store) => (await store.evalRuns.reviewTallies('ws_1', '2000-01-01')).map((tally) => JSON.stringify(tally)).sort(),
   },
 ];
-
 
 /** A baseline on live, a run with replays, a flaky case, overrides and a regression against it, and a cancelled run. */
 async function history(store: Store): Promise<void> {
