@@ -80,7 +80,7 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         expect(ids(dead)).toEqual(['m_1', 'm_2', 'm_3', 'm_4']);
         expect(await store.outbox.markSent('m_1', 'dead', 'wamid.1', at(2))).toBe(true);
         expect(await store.outbox.markFailed('m_2', 'dead', 'refused', at(2))).toBe(true);
-        expect(await store.outbox.markRetry('m_3', 'dead', at(10), 'timeout')).toBe(true);
+        expect(await store.outbox.markRetry('m_3', 'dead', at(10), 'timeout', false)).toBe(true);
         expect(ids(await store.outbox.claim(claim('next', 4, 15), 10))).toEqual(['m_4']);
         expect(ids(await store.outbox.claim(claim('later', 10, 11), 10))).toEqual(['m_3']);
       });
@@ -111,7 +111,7 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         await queueMails(2);
         await store.outbox.claim(claim('a', 4, 5), 10);
         expect(await store.outbox.markSent('m_1', 'a', 'wamid.1', at(4))).toBe(true);
-        expect(await store.outbox.markRetry('m_3', 'a', at(10), 'timeout')).toBe(true);
+        expect(await store.outbox.markRetry('m_3', 'a', at(10), 'timeout', false)).toBe(true);
         expect(await store.outbox.backlog()).toEqual({ pending: 2, oldestQueuedAt: at(2) });
         const [mail] = await store.mails.claim(claim('b', 4, 5), 1);
         expect(await store.mails.markFailed(mail!.id, 'b', 'refused')).toBe(true);
@@ -143,7 +143,7 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         // The slow claimer finishes after its claim ended: each of its records changes nothing.
         expect(await store.outbox.markSent('m_1', 'slow', 'wamid.slow', at(5))).toBe(false);
         expect(await store.outbox.markFailed('m_2', 'slow', 'refused', at(5))).toBe(false);
-        expect(await store.outbox.markRetry('m_3', 'slow', at(6), 'timeout')).toBe(false);
+        expect(await store.outbox.markRetry('m_3', 'slow', at(6), 'timeout', false)).toBe(false);
         expect(await store.outbox.findByProviderMessageId('wamid.slow')).toBeUndefined();
         expect(ids(await store.outbox.due(at(5), 10))).toEqual(['m_1', 'm_2', 'm_3']);
         expect((await store.verifications.get('ws_1', 'pv_1'))?.deliveryStatus).toBe('queued');
@@ -151,7 +151,7 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         // The claimer that holds them records theirs.
         expect(await store.outbox.markSent('m_1', 'next', 'wamid.next', at(5))).toBe(true);
         expect(await store.outbox.markFailed('m_2', 'next', 'refused', at(5))).toBe(true);
-        expect(await store.outbox.markRetry('m_3', 'next', at(20), 'timeout')).toBe(true);
+        expect(await store.outbox.markRetry('m_3', 'next', at(20), 'timeout', false)).toBe(true);
         expect(await store.outbox.findByProviderMessageId('wamid.next')).toMatchObject({ id: 'm_1', status: 'sent' });
         expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ deliveryStatus: 'sent' });
         expect(await store.verifications.get('ws_1', 'pv_2')).toMatchObject({ deliveryStatus: 'failed', deliveryError: 'refused' });
@@ -177,6 +177,61 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         expect(ids(await store.mails.due(at(19), 10))).toEqual([]);
         expect(await store.mails.claim(claim('later', 20, 21), 10)).toMatchObject([{ id: 'mail_3', attempts: 1, lastError: 'SMTP down' }]);
         expect(await store.mails.markRetry('mail_1', 'next', at(30), 'late')).toBe(false);
+      });
+    });
+
+    describe('claims renewed and confirmed', () => {
+      it('renews the claims that still hold their messages and mails, expired or not, but not one another claimer took over', async () => {
+        await queueCodes(3);
+        await queueMails(2);
+        await store.outbox.claim(claim('a', 2, 3), 2);
+        await store.outbox.claim(claim('b', 2, 3), 1);
+        expect(ids(await store.outbox.claim(claim('taker', 4, 5), 1))).toEqual(['m_1']);
+        const held = [
+          { id: 'm_1', claimId: 'a' },
+          { id: 'm_2', claimId: 'a' },
+          { id: 'm_3', claimId: 'b' },
+        ];
+        expect((await store.outbox.renew(held, at(20))).sort()).toEqual(['m_2', 'm_3']);
+        // Renewed: no one takes them before the renewed claims end; the taker's claim ended unrenewed.
+        expect(ids(await store.outbox.claim(claim('c', 10, 11), 10))).toEqual(['m_1']);
+        expect(ids(await store.outbox.claim(claim('d', 21, 22), 10))).toEqual(['m_1', 'm_2', 'm_3']);
+
+        await store.mails.claim(claim('a', 2, 3), 2);
+        expect(await store.mails.markSent('mail_2', 'a', at(2))).toBe(true);
+        expect(
+          await store.mails.renew(
+            [
+              { id: 'mail_1', claimId: 'a' },
+              { id: 'mail_2', claimId: 'a' },
+            ],
+            at(20),
+          ),
+        ).toEqual(['mail_1']);
+        expect(await store.mails.claim(claim('c', 10, 11), 10)).toEqual([]);
+      });
+
+      it('confirms a claim before a send: held while the verification is pending, settled once it is not, lost once taken over', async () => {
+        await queueCodes(4);
+        await store.outbox.claim(claim('a', 2, 3), 4);
+        expect(await store.outbox.confirm('m_1', 'a', at(2), at(20))).toBe('held');
+        // Confirmed, the claim lasts until the new end.
+        expect(ids(await store.outbox.claim(claim('b', 10, 11), 10))).toEqual(['m_2', 'm_3', 'm_4']);
+        expect(await store.outbox.confirm('m_2', 'a', at(10), at(20))).toBe('lost');
+        const pv3 = await store.verifications.get('ws_1', 'pv_3');
+        await store.verifications.check('ws_1', 'pv_3', pv3!.codeHmac, at(10), maxFailedAttempts);
+        expect(await store.outbox.confirm('m_3', 'b', at(10), at(20))).toBe('settled');
+        // pv_4's code expired at minute 30.
+        expect(await store.outbox.confirm('m_4', 'b', at(31), at(40))).toBe('settled');
+      });
+
+      it('counts the sends of a message that got no answer', async () => {
+        await queueCodes(1);
+        await store.outbox.claim(claim('a', 2, 3), 1);
+        expect(await store.outbox.markRetry('m_1', 'a', at(4), 'no answer', true)).toBe(true);
+        await store.outbox.claim(claim('b', 4, 5), 1);
+        expect(await store.outbox.markRetry('m_1', 'b', at(6), 'refused', false)).toBe(true);
+        expect(await store.outbox.claim(claim('c', 6, 7), 1)).toMatchObject([{ id: 'm_1', attempts: 2, unanswered: 1 }]);
       });
     });
 

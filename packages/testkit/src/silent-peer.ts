@@ -7,6 +7,8 @@ export interface SilentPeer {
   port: number;
   /** How many connections it took, e.g. to see that a call was retried. */
   readonly connections: number;
+  /** How many of them sent something (a request written), e.g. to count the sends that got no answer. */
+  readonly written: number;
   close(): Promise<void>;
 }
 
@@ -17,8 +19,10 @@ export interface SilentPeer {
 export async function startSilentPeer(): Promise<SilentPeer> {
   const sockets = new Set<Socket>();
   let connections = 0;
+  let written = 0;
   const server = createServer((socket) => {
     connections++;
+    socket.once('data', () => written++);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -30,6 +34,9 @@ export async function startSilentPeer(): Promise<SilentPeer> {
     port,
     get connections() {
       return connections;
+    },
+    get written() {
+      return written;
     },
     close: () =>
       new Promise((resolve) => {

@@ -1,4 +1,4 @@
-import { exchange } from './exchange.ts';
+import { exchange, NoAnswer } from './exchange.ts';
 import { DeliveryError } from '../services/outbox-loop.ts';
 
 /** A one-time code to deliver. */
@@ -20,7 +20,7 @@ export const otpText = (message: Pick<OtpMessage, 'code' | 'ttlMinutes'>) =>
 /**
  * POSTs to a provider (undici's dispatch API: the delivery loop shares core's CPU with every API call) and
  * classifies the outcome; `describe` turns a provider's error body into a sentence. A provider that has not
- * answered within `timeoutMs` fails the attempt, which is retried.
+ * answered within `timeoutMs` fails the attempt, which is retried; once the request went out, as unanswered.
  */
 export async function postToProvider(
   url: string,
@@ -37,6 +37,7 @@ export async function postToProvider(
       timeoutMs,
     ));
   } catch (error) {
+    if (error instanceof NoAnswer) throw new DeliveryError(`no answer from the provider: ${error.message}`, true, true);
     throw new DeliveryError(`could not reach the provider: ${(error as Error).message}`, true);
   }
   let body: unknown;

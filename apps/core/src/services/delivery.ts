@@ -1,10 +1,11 @@
 import type { Logger } from '@svc/server-kit';
 import type { CoreConfig } from '../config.ts';
+import type { SendResult } from '../messaging/message.ts';
 import type { Messenger } from '../messaging/messenger.ts';
 import type { DueMessage } from '../store/messaging-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
-import { createOutboxLoop } from './outbox-loop.ts';
+import { createOutboxLoop, DeliveryError } from './outbox-loop.ts';
 import type { Keyring } from './secrets.ts';
 import type { SenderService } from './senders.ts';
 
@@ -27,15 +28,18 @@ const codesAtOnce = 128;
 /** Core's delivery of one-time codes: the message outbox, sent through each workspace's sender. */
 export function createDeliveryLoop({ store, keyring, senders, messenger, config, clock, log }: DeliveryDeps) {
   const now = () => clock().toISOString();
-  return createOutboxLoop<DueMessage>(
+  return createOutboxLoop<DueMessage, SendResult>(
     {
       claim: (claim, limit) => store.outbox.claim(claim, limit),
       deadline: (message) => message.codeExpiresAt,
-      async deliver(message, held) {
+      renew: (held, until) => store.outbox.renew(held, until),
+      async confirm(message, claimId, until) {
+        const state = await store.outbox.confirm(message.id, claimId, now(), until);
+        return state === 'settled' ? 'not sent: the verification is no longer pending (verified, blocked or expired)' : state === 'held';
+      },
+      async send(message) {
         const sender = await senders.resolve(message.workspaceId);
-        if (!sender || !message.codeSealed) {
-          return store.outbox.markFailed(message.id, held.id, 'no sender is configured for this workspace', now());
-        }
+        if (!sender || !message.codeSealed) throw new DeliveryError('no sender is configured for this workspace', false);
         const result = await messenger(sender, {
           to: message.phoneNumber,
           code: keyring.decrypt(message.codeSealed),
@@ -44,9 +48,10 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
           ttlMinutes: Math.round(config.otp.ttlSeconds / 60),
         });
         log.info({ verification: message.verificationId, sender: sender.kind }, 'code sent');
-        return store.outbox.markSent(message.id, held.id, result.providerMessageId, now());
+        return result;
       },
-      retry: (message, claimId, next, reason) => store.outbox.markRetry(message.id, claimId, next, reason),
+      sent: (message, claimId, result) => store.outbox.markSent(message.id, claimId, result.providerMessageId, now()),
+      retry: (message, claimId, next, reason, unanswered) => store.outbox.markRetry(message.id, claimId, next, reason, unanswered),
       fail: (message, claimId, reason) => store.outbox.markFailed(message.id, claimId, reason, now()),
     },
     { name: 'messages', concurrency: codesAtOnce, ...config.delivery, clock, log },

@@ -6,7 +6,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
 import { signInLinkLifetimeMs } from './login-links.ts';
-import { createOutboxLoop, DeliveryError, type HeldClaim } from './outbox-loop.ts';
+import { createOutboxLoop, DeliveryError } from './outbox-loop.ts';
 import type { Keyring } from './secrets.ts';
 
 export interface MailContent {
@@ -40,7 +40,7 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
   const transport = config.mail.smtpUrl ? nodemailer.createTransport(withDeadlines(config.mail.smtpUrl, config.mail.timeoutMs)) : undefined;
   const now = () => clock().toISOString();
 
-  async function send(mail: MailRecord, held: HeldClaim): Promise<boolean> {
+  async function send(mail: MailRecord): Promise<void> {
     if (!mail.bodySealed) throw new DeliveryError('the mail body is gone', false);
     const { text, html } = JSON.parse(keyring.decrypt(mail.bodySealed)) as { text: string; html: string };
     if (transport) {
@@ -56,15 +56,17 @@ export function createMailer(store: Store, keyring: Keyring, config: CoreConfig,
       throw new DeliveryError('no SMTP_URL is configured', false);
     }
     log.info({ mail: mail.id }, 'mail sent'); // not the subject: a sign-in mail's carries the user code
-    return store.mails.markSent(mail.id, held.id, now());
   }
 
-  const loop = createOutboxLoop<MailRecord>(
+  const loop = createOutboxLoop<MailRecord, void>(
     {
       claim: (claim, limit) => store.mails.claim(claim, limit),
       // Every mail carries a link: once it expires, the mail is of no use. Most are sign-in links.
       deadline: (mail) => mail.deliverUntil ?? new Date(Date.parse(mail.createdAt) + signInLinkLifetimeMs).toISOString(),
-      deliver: send,
+      renew: (held, until) => store.mails.renew(held, until),
+      confirm: async (mail, claimId, until) => (await store.mails.renew([{ id: mail.id, claimId }], until)).length > 0,
+      send,
+      sent: (mail, claimId) => store.mails.markSent(mail.id, claimId, now()),
       retry: (mail, claimId, next, reason) => store.mails.markRetry(mail.id, claimId, next, reason),
       fail: (mail, claimId, reason) => store.mails.markFailed(mail.id, claimId, reason),
     },

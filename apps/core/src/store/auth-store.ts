@@ -1,4 +1,4 @@
-import type { Backlog, Claim } from './messaging-store.ts';
+import type { Backlog, Claim, HeldItem } from './messaging-store.ts';
 
 export interface DeviceAuthorizationRecord {
   id: string;
@@ -109,6 +109,8 @@ export interface AuthStore {
     markSent(id: string, claimId: string, at: string): Promise<boolean>;
     markRetry(id: string, claimId: string, nextAttemptAt: string, error: string): Promise<boolean>;
     markFailed(id: string, claimId: string, error: string): Promise<boolean>;
+    /** Extends claims as `outbox.renew` does; answers the ids of the mails whose claims it extended. */
+    renew(held: HeldItem[], until: string): Promise<string[]>;
     /** Deletes at most `limit` mails queued before `before` that are no longer pending; answers how many. */
     purgeFinished(before: string, limit: number): Promise<number>;
   };

@@ -31,6 +31,8 @@ export interface OutboxMessage {
   codeSealed: string | null;
   status: 'pending' | 'sent' | 'failed' | 'superseded';
   attempts: number;
+  /** Sends that got no answer from the provider (they may have arrived). */
+  unanswered: number;
   nextAttemptAt: string;
   lastError: string | null;
   providerMessageId: string | null;
@@ -48,6 +50,12 @@ export interface Claim {
   until: string;
 }
 
+/** An item of an outbox and the claim a core holds it under. */
+export interface HeldItem {
+  id: string;
+  claimId: string;
+}
+
 /** A message due to be sent, with the expiry of its code: it is of no use after that. */
 export interface DueMessage extends OutboxMessage {
   codeExpiresAt: string;
@@ -63,6 +71,7 @@ export const queuedMessage = (message: NewOutboxMessage): OutboxMessage =>
   Object.assign({}, message, {
     status: 'pending' as const,
     attempts: 0,
+    unanswered: 0,
     nextAttemptAt: message.createdAt,
     lastError: null,
     providerMessageId: null,
@@ -237,7 +246,19 @@ export interface MessagingStore {
      * holds the message; answers false, changing nothing, when it does not (it ended and another claimer took it).
      */
     markSent(id: string, claimId: string, providerMessageId: string, at: string): Promise<boolean>;
-    markRetry(id: string, claimId: string, nextAttemptAt: string, error: string): Promise<boolean>;
+    /** Sets the message to be tried at `nextAttemptAt`, counting a send that got no answer when `unanswered`. */
+    markRetry(id: string, claimId: string, nextAttemptAt: string, error: string, unanswered: boolean): Promise<boolean>;
+    /**
+     * Extends to `until` the claims that still hold the messages (each its own `claimId`), expired or not; answers
+     * the ids of the messages whose claims it extended.
+     */
+    renew(held: HeldItem[], until: string): Promise<string[]>;
+    /**
+     * In the moment before a send: extends the claim `claimId` on the message to `until` and answers 'held' while it
+     * holds it; 'lost' when it does not (another claimer took it, or it was superseded); 'settled' when it holds it
+     * but the message's verification is no longer pending at `now` (verified, blocked or expired): its code is of no use.
+     */
+    confirm(id: string, claimId: string, now: string, until: string): Promise<'held' | 'lost' | 'settled'>;
     markFailed(id: string, claimId: string, error: string, at: string): Promise<boolean>;
     /** The verification a provider's message id belongs to. */
     findByProviderMessageId(providerMessageId: string): Promise<OutboxMessage | undefined>;

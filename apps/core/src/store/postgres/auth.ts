@@ -8,6 +8,7 @@ import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
 import type { PgTx, Transact } from './transaction.ts';
 import { finishedBefore } from '../finished-rows.ts';
+import { claimRenewal } from './claims.ts';
 
 /** A device authorization's record: its row but user_code, the code in the clear that only rows of earlier versions hold. */
 const { userCode: _inClear, ...deviceAuthorizationColumns } = getTableColumns(deviceAuthorizations);
@@ -177,6 +178,7 @@ export function createPostgresAuth(db: PgDb, transact: Transact): AuthStore {
       markRetry(id, claimId, nextAttemptAt, error) {
         return recordMail(id, claimId, { nextAttemptAt, lastError: error, attempts: sql`${mailOutbox.attempts} + 1` });
       },
+      renew: claimRenewal(db, mailOutbox),
       markFailed(id, claimId, error) {
         return recordMail(id, claimId, { status: 'failed', lastError: error, bodySealed: null });
       },

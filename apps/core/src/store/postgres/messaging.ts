@@ -45,6 +45,7 @@ import {
   testNumbers,
 } from './schema.ts';
 import { sqlState } from '../unavailable.ts';
+import { claimRenewal, confirmClaim } from './claims.ts';
 import { gathered, gatheredInLanes } from './gathered.ts';
 import { statement, type Transact } from './transaction.ts';
 import { finishedBefore } from '../finished-rows.ts';
@@ -322,16 +323,25 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
       markFailed(id, claimId, error, at) {
         return finish({ id, claimId, status: 'failed', providerMessageId: null, error, at });
       },
-      async markRetry(id, claimId, nextAttemptAt, error) {
+      async markRetry(id, claimId, nextAttemptAt, error, unanswered) {
         const retried = await statement(() =>
           db
             .update(messageOutbox)
-            .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
+            .set({
+              nextAttemptAt,
+              lastError: error,
+              attempts: sql`${messageOutbox.attempts} + 1`,
+              unanswered: sql`${messageOutbox.unanswered} + ${unanswered ? 1 : 0}`,
+              claimId: null,
+              claimedUntil: null,
+            })
             .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), isPending))
             .returning({ id: messageOutbox.id }),
         );
         return retried.length > 0;
       },
+      renew: claimRenewal(db, messageOutbox),
+      confirm: (id, claimId, now, until) => confirmClaim(db, id, claimId, now, until),
       async findByProviderMessageId(providerMessageId) {
         const [message] = await db.select().from(messageOutbox).where(eq(messageOutbox.providerMessageId, providerMessageId));
         return message;

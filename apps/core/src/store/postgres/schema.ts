@@ -118,6 +118,8 @@ export const messageOutbox = pgTable(
     codeSealed: text('code_sealed'),
     status: text('status', { enum: ['pending', 'sent', 'failed', 'superseded'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
+    /** Sends that got no answer from the provider: they may have arrived, so a second such send is the last. */
+    unanswered: integer('unanswered').notNull().default(0),
     nextAttemptAt: text('next_attempt_at').notNull(),
     lastError: text('last_error'),
     providerMessageId: text('provider_message_id'),

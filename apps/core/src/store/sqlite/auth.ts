@@ -7,6 +7,7 @@ import type { Write } from './group-commit.ts';
 import { keepNewestRows, purgeRows } from './purge.ts';
 import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from './schema.ts';
 import { finishedBefore } from '../finished-rows.ts';
+import { claimRenewal } from './claims.ts';
 
 /** A device authorization's record: its row but user_code, the code in the clear that only rows of earlier versions hold. */
 const { userCode: _inClear, ...deviceAuthorizationColumns } = getTableColumns(deviceAuthorizations);
@@ -153,6 +154,7 @@ export function createSqliteAuth(db: SqliteDb, write: Write): AuthStore {
               .run().changes > 0,
         );
       },
+      renew: claimRenewal(db, write, mailOutbox),
       markFailed(id, claimId, error) {
         return write(
           () =>

@@ -29,6 +29,7 @@ import {
   senders,
   testNumbers,
 } from './schema.ts';
+import { claimRenewal, confirmClaim } from './claims.ts';
 import { bound, inJsonArray, p, placeholders } from './prepared.ts';
 import { finishedBefore } from '../finished-rows.ts';
 
@@ -283,16 +284,25 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
       markFailed(id, claimId, error, at) {
         return finish(id, claimId, { status: 'failed', error, at });
       },
-      markRetry(id, claimId, nextAttemptAt, error) {
+      markRetry(id, claimId, nextAttemptAt, error, unanswered) {
         return write(
           () =>
             db
               .update(messageOutbox)
-              .set({ nextAttemptAt, lastError: error, attempts: sql`${messageOutbox.attempts} + 1`, claimId: null, claimedUntil: null })
+              .set({
+                nextAttemptAt,
+                lastError: error,
+                attempts: sql`${messageOutbox.attempts} + 1`,
+                unanswered: sql`${messageOutbox.unanswered} + ${unanswered ? 1 : 0}`,
+                claimId: null,
+                claimedUntil: null,
+              })
               .where(and(eq(messageOutbox.id, id), eq(messageOutbox.claimId, claimId), eq(messageOutbox.status, 'pending')))
               .run().changes > 0,
         );
       },
+      renew: claimRenewal(db, write, messageOutbox),
+      confirm: (id, claimId, now, until) => confirmClaim(db, write, id, claimId, now, until),
       async findByProviderMessageId(providerMessageId) {
         return db.select().from(messageOutbox).where(eq(messageOutbox.providerMessageId, providerMessageId)).get();
       },
