@@ -21,8 +21,8 @@ export interface CoreConfig {
   providers: { whatsappGraphUrl: string; twilioApiUrl: string; timeoutMs: number };
   /**
    * The outboxes' retries: backoff from `backoffBaseMs`, doubling up to `maxBackoffMs`, for as long as what is sent
-   * is still of use (a code until it expires, a sign-in mail until its link does). `claimMs`: how long a core holds
-   * what it claimed to send (60 s unless told); a core that dies mid-send leaves its items to the others after it.
+   * is still of use (a code until it expires, a sign-in mail until its link does). `claimMs`: how long a claim on what
+   * a core sends lasts unless renewed (5 s unless told); a core that dies mid-send leaves its items to the others after it.
    */
   delivery: { pollMs: number; backoffBaseMs: number; maxBackoffMs: number; claimMs?: number };
   /**

@@ -71,7 +71,7 @@ const schema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^(openai|anthropic):[\w.:/-]+$/, 'expected provider:model, e.g. anthropic:claude-sonnet-4-5'))),
-  /** How long a core holds the codes and mails it claimed to send: a core that dies mid-send leaves them to the others after it. */
+  /** How long a claim on the codes and mails a core sends lasts unless renewed: a core that dies mid-send leaves them to the others after it. */
   SVC_OUTBOX_CLAIM_MS: z.coerce.number().int().min(1000).default(claimMs),
   SVC_EVAL_LEASE_MS: z.coerce.number().int().min(100).default(defaultConfig.evals.leaseMs),
   /** When the daily digest runs, in SVC_DIGEST_TZ: minute hour day-of-month month day-of-week (seconds first optionally). */

@@ -38,6 +38,7 @@ export const phoneVerificationRecord = (
   deliveryStatus: 'queued',
   deliveryError: null,
   deliveryUpdatedAt: record.createdAt,
+  lastSendKey: null,
   ...record,
 });
 

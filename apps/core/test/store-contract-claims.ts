@@ -270,6 +270,15 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         expect(await store.idempotency.answer(scope, 'b', '{"ok":true}', at(3))).toBe(false);
       });
 
+      it('renews the claim on a key while its request runs, and only that claim, only until it is answered', async () => {
+        await store.idempotency.claim(scope, 'h', claim('a', 1, 2), at(0));
+        expect(await store.idempotency.renew(scope, 'a', at(5))).toBe(true);
+        expect(await store.idempotency.renew(scope, 'b', at(9))).toBe(false);
+        expect(await store.idempotency.claim(scope, 'h', claim('b', 4, 5), at(0))).toMatchObject({ claimId: 'a' });
+        expect(await store.idempotency.answer(scope, 'a', '{"ok":true}', at(4))).toBe(true);
+        expect(await store.idempotency.renew(scope, 'a', at(9))).toBe(false);
+      });
+
       it('treats an answer older than the key’s lifetime as gone', async () => {
         await store.idempotency.claim(scope, 'h', claim('a', 1, 2), at(0));
         await store.idempotency.answer(scope, 'a', '{"ok":true}', at(1));
@@ -354,7 +363,7 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
           store.verifications.resend(
             'pv_1',
             at(1),
-            { codeHmac: `code_${n}`, expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' },
+            { codeHmac: `code_${n}`, expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued', lastSendKey: `key_${n}` },
             message(`m_resend_${n}`, 'pv_1', phoneNumber, 3),
             1000,
           );

@@ -37,11 +37,16 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       await store.verifications.resend(
         'pv_1',
         at(1),
-        { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued' },
+        { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(3), deliveryStatus: 'queued', lastSendKey: 'key_2' },
         message('m_2', 'pv_1', 3),
         100,
       );
-      expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({ codeHmac: 'bb', sendCount: 2, expiresAt: at(20) });
+      expect(await store.verifications.get('ws_1', 'pv_1')).toMatchObject({
+        codeHmac: 'bb',
+        sendCount: 2,
+        expiresAt: at(20),
+        lastSendKey: 'key_2',
+      });
       expect((await store.outbox.due(at(4), 10)).map((m) => [m.id, m.codeExpiresAt])).toEqual([['m_2', at(20)]]);
       expect(await store.verifications.sendState('ws_1', '+56912345678', at(4), at(0), 5)).toMatchObject({
         pending: { id: 'pv_1', lastSentAt: at(3) },
@@ -57,7 +62,7 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
       await store.verifications.resend(
         'pv_1',
         at(1),
-        { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(2), deliveryStatus: 'queued' },
+        { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(2), deliveryStatus: 'queued', lastSendKey: null },
         message('m_2', 'pv_1', 2),
         100,
       );
@@ -77,7 +82,7 @@ export function describeMoreStoreContract(name: string, open: OpenStore): void {
         store.verifications.resend(
           'pv_1',
           at(1),
-          { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(4), deliveryStatus: 'queued' },
+          { codeHmac: 'bb', expiresAt: at(20), lastSentAt: at(4), deliveryStatus: 'queued', lastSendKey: null },
           message('m_4', 'pv_1', 4),
           2,
         ),

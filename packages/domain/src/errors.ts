@@ -55,6 +55,7 @@ export const errorStatus = {
   run_finished: 409,
   result_pending: 409,
   repository_linked: 409,
+  idempotency_key_in_progress: 409,
   verification_expired: 410,
   invitation_gone: 410,
   payload_too_large: 413,

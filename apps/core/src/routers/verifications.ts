@@ -11,7 +11,7 @@ export const verificationsRouter = router({
     authorize(ctx.membership, 'verifyPhones');
     return ctx.services.idempotency.run(
       { workspaceId: ctx.membership.id, operation: 'verifications.create', key: input.idempotency_key, request: input.phone_number },
-      () => ctx.services.verifications.create(ctx.membership.id, input.phone_number),
+      () => ctx.services.verifications.create(ctx.membership.id, input.phone_number, input.idempotency_key),
     );
   }),
 

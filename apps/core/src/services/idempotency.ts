@@ -7,12 +7,18 @@ import { sha256 } from './secrets.ts';
 
 const keyLifetimeMs = 24 * 60 * 60 * 1000;
 /**
- * How long a key is the running request's alone: far longer than any idempotent request takes, so that a retry
- * runs it again only when the core running it died (its claim ends unanswered).
+ * How long a key is the running request's alone unless renewed: the core running it renews it four times as often, so
+ * a retry runs it again only when that core died or stopped, within about this long.
  */
-const claimMs = 60_000;
+const claimMs = 5_000;
+const renewalsPerClaim = 4;
 /** How often a request waits to look again whether the one running under its key answered. */
 const answerPollMs = [5, 10, 20, 50, 100];
+/**
+ * How long a request waits for the answer of one running under its key before it answers 409
+ * `idempotency_key_in_progress`, with a `Retry-After` of the time left on that one's claim.
+ */
+export const inProgressWaitMs = 2_000;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: WireError };
 /**
@@ -43,25 +49,44 @@ export function createIdempotency(store: Store, clock: Clock) {
     throw DomainError.fromWire(outcome.error);
   };
 
-  async function runOnce<T>(scope: IdempotencyScope & { key: string }, run: () => Promise<T>): Promise<T> {
+  /** Claims the key, or answers from it; throws 409 when another request holds it past `inProgressWaitMs`. */
+  async function claimed(scope: IdempotencyScope & { key: string }, claimId: string): Promise<{ response: string | null }> {
     const { workspaceId, operation, key } = scope;
-    const keyScope = { workspaceId, operation, key };
     const requestHash = sha256(JSON.stringify(scope.request));
-    const claimId = randomUUID();
+    const started = performance.now();
     for (let wait = 0; ; wait++) {
       const now = clock().getTime();
       const since = new Date(now - keyLifetimeMs).toISOString();
       const claim = { id: claimId, now: new Date(now).toISOString(), until: new Date(now + claimMs).toISOString() };
-      const record = await store.idempotency.claim(keyScope, requestHash, claim, since);
+      const record = await store.idempotency.claim({ workspaceId, operation, key }, requestHash, claim, since);
       if (record.requestHash !== requestHash) {
         throw new DomainError('idempotency_key_reused', 'this Idempotency-Key was used with a different request', {
           field: 'Idempotency-Key',
         });
       }
-      if (record.response !== null) return replay<T>(record.response);
-      if (record.claimId === claimId) break;
+      if (record.response !== null || record.claimId === claimId) return record;
+      if (performance.now() - started >= inProgressWaitMs) {
+        const retryAfter = Math.max(1, Math.ceil((Date.parse(record.claimedUntil ?? claim.until) - now) / 1000));
+        throw new DomainError('idempotency_key_in_progress', 'a request with this Idempotency-Key is still running; retry shortly', {
+          field: 'Idempotency-Key',
+          headers: { 'Retry-After': String(retryAfter) },
+        });
+      }
       await sleep(answerPollMs[Math.min(wait, answerPollMs.length - 1)]);
     }
+  }
+
+  async function runOnce<T>(scope: IdempotencyScope & { key: string }, run: () => Promise<T>): Promise<T> {
+    const { workspaceId, operation, key } = scope;
+    const keyScope = { workspaceId, operation, key };
+    const claimId = randomUUID();
+    const { response } = await claimed(scope, claimId);
+    if (response !== null) return replay<T>(response);
+    // Renewed while it runs: a retry elsewhere waits for this answer, not for the claim to end.
+    const renewal = setInterval(() => {
+      const until = new Date(clock().getTime() + claimMs).toISOString();
+      store.idempotency.renew(keyScope, claimId, until).catch(() => {});
+    }, claimMs / renewalsPerClaim);
     let outcome: Outcome;
     try {
       outcome = { ok: true, value: await run() };
@@ -71,6 +96,8 @@ export function createIdempotency(store: Store, clock: Clock) {
         throw error;
       }
       outcome = { ok: false, error: error.toWire() };
+    } finally {
+      clearInterval(renewal);
     }
     await store.idempotency.answer(keyScope, claimId, JSON.stringify(outcome), isoNow(clock));
     if (outcome.ok) return outcome.value as T;

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
 import { enforceNumberLimit, hourUsedUp, sendWindowStart } from './send-limits.ts';
-import type { Keyring } from './secrets.ts';
+import { type Keyring, sha256 } from './secrets.ts';
 import type { SenderService } from './senders.ts';
 
 export interface VerificationDeps {
@@ -83,7 +83,12 @@ export function createVerificationService({ store, keyring, senders, config, clo
    * pending code and sends to spare (NumberAtLimit or VerificationChanged when it has not): one write for the usual
    * create.
    */
-  async function start(workspaceId: string, phoneNumber: string, assumeClear: boolean): Promise<VerificationCreated> {
+  async function start(
+    workspaceId: string,
+    phoneNumber: string,
+    sendKey: string | null,
+    assumeClear: boolean,
+  ): Promise<VerificationCreated> {
     const now = clock();
     const testCode = await sealedTestCode(workspaceId, phoneNumber);
     const testNumber = testCode !== undefined;
@@ -95,6 +100,9 @@ export function createVerificationService({ store, keyring, senders, config, clo
     const { pending, recentSendTimes } = assumeClear
       ? { pending: undefined, recentSendTimes: [] }
       : await store.verifications.sendState(workspaceId, phoneNumber, now.toISOString(), numberLimit.since, numberLimit.limit);
+    // This very create, made before its answer was lost (its core stopped): the same answer.
+    if (pending && sendKey !== null && pending.lastSendKey === sendKey)
+      return { verification_id: pending.id, expires_at: pending.expiresAt };
     if (pending) {
       const resendAt = new Date(Date.parse(pending.lastSentAt) + config.otp.resendSeconds * 1000).toISOString();
       if (Date.parse(resendAt) > now.getTime()) {
@@ -121,7 +129,7 @@ export function createVerificationService({ store, keyring, senders, config, clo
         await store.verifications.resend(
           id,
           pending.lastSentAt,
-          { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus },
+          { codeHmac: codeHmac(id, code), expiresAt, lastSentAt: at, deliveryStatus, lastSendKey: sendKey },
           message,
           hourlyLimit,
         );
@@ -142,6 +150,7 @@ export function createVerificationService({ store, keyring, senders, config, clo
             deliveryStatus,
             deliveryError: null,
             deliveryUpdatedAt: at,
+            lastSendKey: sendKey,
             createdAt: at,
           },
           message,
@@ -160,20 +169,22 @@ export function createVerificationService({ store, keyring, senders, config, clo
   return {
     /**
      * Starts a verification, or re-sends a fresh code for the pending one of the same number.
-     * The message is queued in the same transaction: the answer means queued, never delivered.
+     * The message is queued in the same transaction: the answer means queued, never delivered. A create asked with an
+     * `idempotencyKey` keeps a digest of it on the verification.
      */
-    async create(workspaceId: string, phoneNumber: string): Promise<VerificationCreated> {
+    async create(workspaceId: string, phoneNumber: string, idempotencyKey?: string): Promise<VerificationCreated> {
+      const sendKey = idempotencyKey === undefined ? null : sha256(idempotencyKey);
       // The store keeps one pending verification per number and one code per send, against creates in any core: a
       // create that lost a race starts over and answers as if it came after the winner (mostly resend_too_soon).
       // The first try assumes a number with no pending code and sends to spare; one that has either is read and decided.
       try {
-        return await start(workspaceId, phoneNumber, true);
+        return await start(workspaceId, phoneNumber, sendKey, true);
       } catch (error) {
         if (!(error instanceof VerificationChanged || error instanceof NumberAtLimit)) throw error;
       }
       for (let attempt = 1; ; attempt++) {
         try {
-          return await start(workspaceId, phoneNumber, false);
+          return await start(workspaceId, phoneNumber, sendKey, false);
         } catch (error) {
           if (!(error instanceof VerificationChanged)) throw error;
           if (attempt === maxRaces) {

@@ -20,6 +20,8 @@ export interface PhoneVerification {
   deliveryStatus: DeliveryStatus;
   deliveryError: string | null;
   deliveryUpdatedAt: string;
+  /** A digest of the Idempotency-Key its last send was asked with, if any. */
+  lastSendKey: string | null;
   createdAt: string;
 }
 
@@ -146,6 +148,7 @@ export interface Resend {
   expiresAt: string;
   lastSentAt: string;
   deliveryStatus: DeliveryStatus;
+  lastSendKey: string | null;
 }
 
 /**
@@ -295,6 +298,8 @@ export interface MessagingStore {
     claim(scope: IdempotencyScope, requestHash: string, claim: Claim, since: string): Promise<IdempotencyRecord>;
     /** Stores the final answer of the claimed key; false when the claim is not this one any more. */
     answer(scope: IdempotencyScope, claimId: string, response: string, at: string): Promise<boolean>;
+    /** Extends the claim `claimId` on an unanswered key to `until`; false when the key is not its any more. */
+    renew(scope: IdempotencyScope, claimId: string, until: string): Promise<boolean>;
     /** Gives a claimed key up unanswered, so that a retry runs afresh. */
     release(scope: IdempotencyScope, claimId: string): Promise<void>;
     /** Deletes at most `limit` records stored before `before`; answers how many. */

@@ -27,6 +27,7 @@ export const verificationEndpoints = [
       'resend_too_soon',
       'send_limit_exceeded',
       'idempotency_key_reused',
+      'idempotency_key_in_progress',
     ],
     handle: ({ core, caller, params, body, idempotencyKey }) =>
       core.verifications.create.mutate(
@@ -57,6 +58,7 @@ export const verificationEndpoints = [
       'verification_expired',
       'already_verified',
       'idempotency_key_reused',
+      'idempotency_key_in_progress',
     ],
     handle: ({ core, caller, params, body, idempotencyKey }) =>
       core.verifications.verify.mutate({ workspace: params.slug, id: params.id, code: body.code, idempotency_key: idempotencyKey }, caller),

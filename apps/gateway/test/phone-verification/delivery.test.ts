@@ -159,6 +159,23 @@ describe('a sender that takes the send and says nothing', () => {
     expect((await world.api(`/api/v1/acme/phone_verifications/${id}/verify`, { json: { code } })).body).toEqual({ verified: true });
   });
 
+  it('never sends a code again once it is verified: a code that arrived although its send got no answer', async () => {
+    const clock = fakeClock();
+    world = await verificationWorld({ clock: clock.now, providers: { timeoutMs: 300 }, delivery: { backoffBaseMs: 1000 } });
+    world.graph.queue({ ...graphAccepted(), until: heldForever });
+    const id = (await create(world)).body.verification_id;
+    await failedAttempts(world, 1);
+    const code = await world.deliveredCode(0);
+    expect((await world.api(`/api/v1/acme/phone_verifications/${id}/verify`, { json: { code } })).body).toEqual({ verified: true });
+    clock.advance(2);
+    await outboxSettled(world.platform);
+    expect(world.graph.requests).toHaveLength(1);
+    expect((await show(world, id)).body).toMatchObject({
+      status: 'verified',
+      delivery: { status: 'failed', error: 'not sent: the verification is no longer pending (verified, blocked or expired)' },
+    });
+  });
+
   it('sends a code at most twice to a Twilio API that never answers: either may have arrived, so it gives up after the second', async () => {
     const silent = await startSilentPeer();
     const clock = fakeClock();

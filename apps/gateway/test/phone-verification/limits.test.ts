@@ -100,6 +100,56 @@ describe('Idempotency-Key', () => {
     expect(await create(number, { 'idempotency-key': 'later' })).toMatchObject({ status: 201, body: retry.body });
   });
 
+  it('answers 409 idempotency_key_in_progress with Retry-After while another request runs under the key, then its answer', async () => {
+    world = await verificationWorld();
+    const { services } = world.platform.core;
+    const workspace = await services.store.workspaces.findBySlug('acme');
+    // A create under the key that has not answered yet, as one on another core that is slow to.
+    let finish!: () => void;
+    const running = services.idempotency.run(
+      { workspaceId: workspace!.id, operation: 'verifications.create', key: 'slow', request: number },
+      async () => {
+        const created = await services.verifications.create(workspace!.id, number, 'slow');
+        await new Promise<void>((resolve) => (finish = resolve));
+        return created;
+      },
+    );
+    await expect.poll(() => typeof finish).toBe('function');
+    const started = performance.now();
+    const retry = await create(number, { 'idempotency-key': 'slow' });
+    expect(retry.status).toBe(409);
+    expect(retry.body.error.code).toBe('idempotency_key_in_progress');
+    expect(Number(retry.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // It waited for the answer a while (2 s), not for the claim to end.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2_000);
+    finish();
+    const answer = await running;
+    expect(await create(number, { 'idempotency-key': 'slow' })).toMatchObject({ status: 201, body: answer });
+    await outboxSettled(world.platform);
+    expect(world.graph.requests).toHaveLength(1);
+  });
+
+  it('answers a retry of a create that was made but not answered (its core went away) with the first 201, sending nothing more', async () => {
+    world = await verificationWorld();
+    const { services } = world.platform.core;
+    const workspace = await services.store.workspaces.findBySlug('acme');
+    const scope = { workspaceId: workspace!.id, operation: 'verifications.create', key: 'lost', request: number };
+    let made: unknown;
+    // The create is kept; its answer never is.
+    await expect(
+      services.idempotency.run(scope, async () => {
+        made = await services.verifications.create(workspace!.id, number, 'lost');
+        throw new Error('core went away before it answered');
+      }),
+    ).rejects.toThrow('went away');
+    await world.graph.waitForRequests(1);
+    expect(await create(number, { 'idempotency-key': 'lost' })).toMatchObject({ status: 201, body: made });
+    // Another key is another create: the resend wait holds.
+    expect((await create(number, { 'idempotency-key': 'other' })).body.error.code).toBe('resend_too_soon');
+    await outboxSettled(world.platform);
+    expect(world.graph.requests).toHaveLength(1);
+  });
+
   it('answers two concurrent requests with one key once', async () => {
     world = await verificationWorld();
     const [a, b] = await Promise.all([create(number, { 'idempotency-key': 'race' }), create(number, { 'idempotency-key': 'race' })]);

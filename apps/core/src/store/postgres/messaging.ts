@@ -263,6 +263,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
           expires_at: resend.expiresAt,
           last_sent_at: resend.lastSentAt,
           delivery_status: resend.deliveryStatus,
+          last_send_key: resend.lastSendKey,
         };
         const queued = message && rowOf(messageOutbox, queuedMessage(message));
         const args = [id, lastSentBefore, fresh, queued, hour, shard, hourlyLimit];
@@ -454,6 +455,16 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
             .returning({ key: idempotencyKeys.key }),
         );
         return answered.length > 0;
+      },
+      async renew(scope, claimId, until) {
+        const renewed = await statement(() =>
+          db
+            .update(idempotencyKeys)
+            .set({ claimedUntil: until })
+            .where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response)))
+            .returning({ key: idempotencyKeys.key }),
+        );
+        return renewed.length > 0;
       },
       async release(scope, claimId) {
         await statement(() =>

@@ -97,6 +97,11 @@ export const phoneVerifications = pgTable(
     }).notNull(),
     deliveryError: text('delivery_error'),
     deliveryUpdatedAt: text('delivery_updated_at').notNull(),
+    /**
+     * A digest of the Idempotency-Key its last send was asked with, if any: a retry of that create, made after the
+     * answer was lost, gets the same answer rather than a refused resend.
+     */
+    lastSendKey: text('last_send_key'),
     createdAt: text('created_at').notNull(),
   },
   (t) => [index('phone_verifications_number_idx').on(t.workspaceId, t.phoneNumber, t.status)],

@@ -418,6 +418,16 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
         );
         return answered.changes > 0;
       },
+      async renew(scope, claimId, until) {
+        const renewed = await write(() =>
+          db
+            .update(idempotencyKeys)
+            .set({ claimedUntil: until })
+            .where(and(keyIs(scope), eq(idempotencyKeys.claimId, claimId), isNull(idempotencyKeys.response)))
+            .run(),
+        );
+        return renewed.changes > 0;
+      },
       async release(scope, claimId) {
         await write(() =>
           db

@@ -19,6 +19,24 @@ async function withTestNumbers(world: World): Promise<void> {
   numbersSet = true;
 }
 
+/**
+ * Calls `call` with the key `key` held by a request of `acme` that is still running (`operation`, `request`: as
+ * core's router names them), then lets that request end.
+ */
+async function whileKeyHeld(world: World, operation: string, key: string, request: string, call: () => Promise<unknown>) {
+  const { services } = world.platform.core;
+  const workspace = await services.store.workspaces.findBySlug('acme');
+  let finish!: () => void;
+  const running = services.idempotency.run({ workspaceId: workspace!.id, operation, key, request }, async () => {
+    await new Promise<void>((resolve) => (finish = resolve));
+    return { verified: true };
+  });
+  await expect.poll(() => typeof finish).toBe('function');
+  await call();
+  finish();
+  await running;
+}
+
 export const verificationCases: OperationCases = {
   createPhoneVerification: {
     sample: ({ token }) => ({
@@ -41,6 +59,11 @@ export const verificationCases: OperationCases = {
       const tooSoon = await create(number);
       expect(tooSoon.body).toMatchObject({ error: { code: 'resend_too_soon' }, retry_after_seconds: expect.any(Number) });
       expect((await create('+56987654322', { key: 'first' })).body.error.code).toBe('idempotency_key_reused');
+      await whileKeyHeld(world, 'verifications.create', 'held', '+56987654323', async () => {
+        const held = await create('+56987654323', { key: 'held' });
+        expect(held.body.error.code).toBe('idempotency_key_in_progress');
+        expect(held.headers.get('retry-after')).toMatch(/^\d+$/);
+      });
       for (let sent = 1; sent < 5; sent++) {
         clock.advance(31);
         expect((await create(number)).status).toBe(201);
@@ -83,6 +106,9 @@ export const verificationCases: OperationCases = {
       expect((await api.call('getPhoneVerification', { token, params: { slug: 'acme', id: blocked } })).body.attempts_left).toBe(5);
       expect((await verify(blocked, '000000', 'wrong-1')).body).toMatchObject({ error: { code: 'incorrect_code' }, attempts_left: 4 });
       expect((await verify(blocked, '000001', 'wrong-1')).body.error.code).toBe('idempotency_key_reused');
+      await whileKeyHeld(world, `verifications.verify:${blocked}`, 'held', '000002', async () => {
+        expect((await verify(blocked, '000002', 'held')).body.error.code).toBe('idempotency_key_in_progress');
+      });
       for (let left = 3; left >= 0; left--) expect((await verify(blocked, '000000')).body.attempts_left).toBe(left);
       expect((await verify(blocked, testCode)).body).toMatchObject({ error: { code: 'verification_blocked' }, attempts_left: 0 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE `phone_verifications` ADD `last_send_key` text;
