@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type ProcessGroup, spawnGroup, stopProcesses } from '@svc/testkit';
+import { type GroupOptions, type ProcessGroup, spawnGroup, stopProcesses } from '@svc/testkit';
 import { afterEach } from 'vitest';
 
 const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
@@ -7,9 +7,16 @@ const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 // A test that fails or times out leaves no `svc` running.
 afterEach(stopProcesses);
 
-/** Starts the real `svc` binary and lets the test watch it while it runs (no TTY: as in CI). */
-export function spawnSvc(args: string[], env: Record<string, string | undefined>): ProcessGroup {
-  return spawnGroup(process.execPath, [bin, ...args], { env: { NO_COLOR: '1', ...env } });
+/**
+ * Starts the real `svc` binary and lets the test watch it while it runs (no TTY: as in CI); with `stdin: 'pipe'`, what
+ * the test writes to `child.stdin` is its input.
+ */
+export function spawnSvc(
+  args: string[],
+  env: Record<string, string | undefined>,
+  options: Pick<GroupOptions, 'stdin' | 'cwd'> = {},
+): ProcessGroup {
+  return spawnGroup(process.execPath, [bin, ...args], { ...options, env: { NO_COLOR: '1', ...env } });
 }
 
 /**

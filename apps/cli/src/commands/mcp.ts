@@ -13,10 +13,11 @@ export function registerMcp(program: Command): void {
       // Signed in and in a workspace before serving: a client shows a server that failed to start, with this reason.
       const { token } = await requireCredential(options.baseUrl);
       const workspace = await resolveWorkspace(command);
-      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
       const { createMcpServer } = await import('../mcp/server.ts');
-      const server = createMcpServer({ api: new Api(options.baseUrl, token), workspace, version });
-      await server.connect(new StdioServerTransport());
+      const { LineTransport } = await import('../mcp/line-transport.ts');
+      const { requestScreen } = await import('../mcp/request-screen.ts');
+      const { server, tools } = createMcpServer({ api: new Api(options.baseUrl, token), workspace, version });
+      await server.connect(new LineTransport(requestScreen(tools)));
       // Served until the client closes stdin.
       await new Promise<void>((resolve) => process.stdin.once('close', resolve));
     });

@@ -45,17 +45,36 @@ const answering =
     }
   };
 
+/** The server, and the names of its tools. */
+export interface McpService {
+  server: McpServer;
+  tools: ReadonlySet<string>;
+}
+
 /**
  * The loop from a flag to a fix as tools for a coding agent: read the flags, push a fix to the branch's environment,
  * run the evals there and read what failed. Every call acts on one workspace, as the caller's token allows.
  */
-export function createMcpServer({ api, workspace, version }: McpContext): McpServer {
+export function createMcpServer({ api, workspace, version }: McpContext): McpService {
   const base = `/api/developer/v1/${encodeURIComponent(workspace)}`;
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const digest = async (request: DigestRequest = {}) => decoder.decode((await flagsDigest(api, workspace, request)).bytes);
   const server = new McpServer({ name: 'svc', version });
+  const tools = new Set<string>();
 
-  server.registerTool(
+  /** A tool taking exactly these arguments: one it does not know is refused, not ignored (a misspelt `agnt`). */
+  function tool<Shape extends z.ZodRawShape>(
+    name: string,
+    config: { title: string; description: string; inputSchema: Shape },
+    work: (args: z.infer<z.ZodObject<Shape>>, extra: ToolExtra) => Promise<CallToolResult>,
+  ): void {
+    tools.add(name);
+    const { title, description } = config;
+    const inputSchema = z.strictObject(config.inputSchema);
+    server.registerTool<z.ZodRawShape, typeof inputSchema>(name, { title, description, inputSchema }, answering(work));
+  }
+
+  tool(
     'flags_digest',
     {
       title: 'Flags digest',
@@ -68,10 +87,10 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
         all: z.boolean().optional().describe('every open flag with a note, not only the newest (default: false)'),
       },
     },
-    answering(async (request) => text(await digest(request))),
+    async (request) => text(await digest(request)),
   );
 
-  server.registerTool(
+  tool(
     'list_flags',
     {
       title: 'List flags',
@@ -81,20 +100,20 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
         agent: agentSlug.optional().describe("only this agent's flags"),
       },
     },
-    answering(async ({ status, agent }) => json({ flags: await everyItem(api, `${base}/flags`, 'flags', { status, agent }) })),
+    async ({ status, agent }) => json({ flags: await everyItem(api, `${base}/flags`, 'flags', { status, agent }) }),
   );
 
-  server.registerTool(
+  tool(
     'list_eval_cases',
     {
       title: 'List eval cases',
       description: "The eval cases of the workspace's agents as JSON (visitor turns and the expected outcome), of one agent if named.",
       inputSchema: { agent: agentSlug.optional().describe("the agent's slug, as its folder under agents/") },
     },
-    answering(async ({ agent }) => json({ cases: await everyItem(api, `${base}/evals/cases`, 'cases', { agent }) })),
+    async ({ agent }) => json({ cases: await everyItem(api, `${base}/evals/cases`, 'cases', { agent }) }),
   );
 
-  server.registerTool(
+  tool(
     'push',
     {
       title: 'Push the agents',
@@ -103,10 +122,10 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
         'or to the environment named, as `svc push` does. Run the evals on that environment next.',
       inputSchema: { environment: environmentName.optional().describe("default: the current branch's environment") },
     },
-    answering(async ({ environment }) => json(await pushWorkingTree(api, base, environment))),
+    async ({ environment }) => json(await pushWorkingTree(api, base, environment)),
   );
 
-  server.registerTool(
+  tool(
     'run_evals',
     {
       title: 'Run the evals',
@@ -121,27 +140,27 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
         wait: z.boolean().optional().describe('wait for the run to finish (default: false)'),
       },
     },
-    answering(async (args, extra) => text(await runEvals(api, workspace, args, extra))),
+    async (args, extra) => text(await runEvals(api, workspace, args, extra)),
   );
 
-  server.registerTool(
+  tool(
     'get_eval_run',
     {
       title: 'Get an eval run',
       description: "An eval run's progress and results as JSON, regressions first.",
       inputSchema: { id: z.string().max(100).describe('the run id') },
     },
-    answering(async ({ id }) => json(await api.request('GET', `${base}/evals/runs/${encodeURIComponent(id)}`))),
+    async ({ id }) => json(await api.request('GET', `${base}/evals/runs/${encodeURIComponent(id)}`)),
   );
 
-  server.registerTool(
+  tool(
     'eval_report',
     {
       title: 'Eval run report',
       description: "An eval run's report in markdown: what failed and why, regressions first, with each conversation.",
       inputSchema: { id: z.string().max(100).describe('the run id') },
     },
-    answering(async ({ id }) => text(decoder.decode(await api.bytes(`${base}/evals/runs/${encodeURIComponent(id)}.md`, 'text/markdown')))),
+    async ({ id }) => text(decoder.decode(await api.bytes(`${base}/evals/runs/${encodeURIComponent(id)}.md`, 'text/markdown'))),
   );
 
   server.registerResource(
@@ -150,5 +169,5 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
     { title: `Flags of ${workspace}`, description: `The open flags digest: the newest ${flagsDigestCap}`, mimeType: 'text/markdown' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await digest() }] }),
   );
-  return server;
+  return { server, tools };
 }

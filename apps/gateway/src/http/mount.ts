@@ -6,6 +6,7 @@ import type { Endpoint, StreamSettings } from './endpoint.ts';
 import { errorHeaders, sendError, toDomainError } from './errors.ts';
 import { fixedHeaders } from './fixed-headers.ts';
 import { bodyParser } from './json-body.ts';
+import { missingToken, refusalOf } from './token-first.ts';
 
 /** The client IP as core's rate limits see it (the gateway trusts a proxy on loopback only). */
 export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
@@ -19,9 +20,9 @@ function idempotencyKeyOf(ep: Endpoint, req: Request): string | undefined {
   return parsed.data;
 }
 
-async function run(ep: Endpoint, core: CoreClient, streams: StreamSettings, req: Request, res: Response): Promise<void> {
-  const authorization = req.headers.authorization;
-  if (ep.auth && !authorization) throw new DomainError('unauthorized', 'send Authorization: Bearer <token>');
+/** The request's body, path and query parameters and Idempotency-Key, as the endpoint takes them; else their refusal. */
+function inputOf(ep: Endpoint, req: Request) {
+  if (ep.auth && !req.headers.authorization) throw missingToken();
   const rawBody = req.body === undefined && ep.bodyOptional ? {} : req.body;
   const body = ep.body ? ep.body.safeParse(rawBody) : undefined;
   if (body && !body.success) throw invalidRequest(body.error, 'body', ep.body);
@@ -29,17 +30,17 @@ async function run(ep: Endpoint, core: CoreClient, streams: StreamSettings, req:
   if (params && !params.success) throw invalidRequest(params.error, 'path', ep.params);
   const query = ep.query ? ep.query.safeParse(req.query) : undefined;
   if (query && !query.success) throw invalidRequest(query.error, 'query', ep.query);
-  const result = await ep.handle({
-    body: body?.data,
-    params: params?.data ?? {},
-    query: query?.data ?? {},
-    req,
-    core,
-    caller: { context: { authorization } },
-    idempotencyKey: idempotencyKeyOf(ep, req),
-    res,
-    streams,
-  });
+  return { body: body?.data, params: params?.data ?? {}, query: query?.data ?? {}, idempotencyKey: idempotencyKeyOf(ep, req) };
+}
+
+async function run(ep: Endpoint, core: CoreClient, streams: StreamSettings, req: Request, res: Response): Promise<void> {
+  let input: ReturnType<typeof inputOf>;
+  try {
+    input = inputOf(ep, req);
+  } catch (refusal) {
+    throw await refusalOf(ep, core, req, refusal);
+  }
+  const result = await ep.handle({ ...input, req, core, caller: { context: { authorization: req.headers.authorization } }, res, streams });
   if (ep.streams) return;
   if (ep.status === 204) res.status(204).end();
   else if (ep.response.contentType) res.status(ep.status).type(ep.response.contentType).send(result);
@@ -71,12 +72,31 @@ export function mountEndpoints(app: Express, core: CoreClient, endpoints: Endpoi
       }
     };
     // A body that cannot be read is answered in the endpoint's own error shape too.
-    const unreadableBody: ErrorRequestHandler = (error, req, res, next) => {
+    const unreadableBody: ErrorRequestHandler = async (error, req, res, next) => {
       if (res.headersSent) next(error);
-      else answerError(ep, error, req, res, log);
+      else answerError(ep, await refusalOf(ep, core, req, error), req, res, log);
     };
     // An endpoint without a body ignores one: a GET's body means nothing.
     const readBody = ep.body ? [bodyParser(ep.acceptsForm)] : [];
     app[ep.method](ep.path, ...responseHeaders, ...readBody, handle, unreadableBody);
   }
+  app.use(undecodablePaths(endpoints, core, log));
+}
+
+/** Matches the paths express routes to the endpoint, whatever their parameters hold. */
+const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}/?$`, 'i');
+
+/**
+ * A path parameter express cannot decode (`%zz`) makes no route match, so none of the endpoint's own steps sees the
+ * request: it is refused here, as the endpoint whose path it is refuses what it cannot take.
+ */
+function undecodablePaths(endpoints: Endpoint[], core: CoreClient, log: Logger): ErrorRequestHandler {
+  const patterns = endpoints.map((ep) => ({ ep, pattern: pathPattern(ep.path) }));
+  return async (error, req, res, next) => {
+    const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
+    const matched =
+      error instanceof URIError && !res.headersSent && patterns.find((p) => p.ep.method === method && p.pattern.test(req.path));
+    if (!matched) next(error);
+    else answerError(matched.ep, await refusalOf(matched.ep, core, req, error), req, res, log);
+  };
 }

@@ -7,11 +7,15 @@ import { concretePath, parameters, type ServedRoute, servedRoutes } from './rout
 
 let platform: TestPlatform;
 let token: string;
+/** Ada's console session: the console's pages are sent it with her token, so that they read what they are sent. */
+let session: string;
 const routes = servedRoutes();
 
 beforeAll(async () => {
   platform = await startPlatform({ localMode: true });
   token = await createUserWithToken(platform, 'ada@example.com');
+  const { identity, sessions } = platform.core.services;
+  session = (await sessions.create((await identity.findOrCreateUser('ada@example.com')).id)).token;
   await send('POST', '/cli/workspaces', { token, headers: { 'content-type': 'application/json' }, body: '{"slug":"acme"}' });
 });
 afterAll(() => platform.stop());
@@ -27,7 +31,7 @@ async function send(
   path: string,
   init: { token?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
 ): Promise<Sent> {
-  const headers = { ...init.headers, ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) };
+  const headers = { ...init.headers, ...(init.token ? { authorization: `Bearer ${init.token}`, cookie: `svc_session=${session}` } : {}) };
   const body = method === 'GET' || method === 'HEAD' ? undefined : init.body;
   const response = await fetch(`${platform.url}${path}`, { method, headers, body, redirect: 'manual' });
   return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };

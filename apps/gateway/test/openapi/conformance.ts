@@ -25,6 +25,7 @@ interface Operation {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, Response>;
+  security?: Record<string, string[]>[];
 }
 type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
 
@@ -46,6 +47,8 @@ export interface DocumentedOperation {
   parameters: Parameter[];
   /** The schema of its JSON request body, and whether a body must be sent. */
   jsonBody?: { schema: Schema; required: boolean };
+  /** Whether its `security` asks for a bearer token. */
+  bearer: boolean;
 }
 
 /** A request to an operation named by its operationId; the path comes from the document. */
@@ -112,6 +115,7 @@ export async function conformance(baseUrl: string): Promise<Conformance> {
         headers: (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name),
         query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         parameters: (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query'),
+        bearer: (op.security ?? []).some((requirement) => 'bearer' in requirement),
         ...(json ? { jsonBody: { schema: json.schema, required: op.requestBody?.required ?? false } } : {}),
       };
     }),

@@ -16,6 +16,9 @@ import { signInRoutes } from './sign-in-routes.tsx';
 import { favicon, faviconPath, stylesheet, stylesheetPath } from './stylesheet.ts';
 import { tokenRoutes } from './token-routes.tsx';
 
+/** The paths under which every page is for a signed-in person. */
+const sessionPaths = ['/device', '/tokens', '/w'];
+
 /**
  * The web console's pages: sign-in by mailed link, the device approval pages, tokens, workspaces, their members, GitHub repositories, inbox and chats, flags, eval cases and runs. Rendered on the
  * server from components, no client build. A GET or HEAD never changes anything; every change is a POST with a
@@ -48,6 +51,15 @@ export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger):
     if (res.headersSent) next(error);
     else kit.errorPage(res, error);
   };
+  // Under the paths whose every page needs a session, a signed-out visitor is sent to sign in whatever the request
+  // holds, as those pages do, rather than told what is wrong with it.
+  const signInFirst: ErrorRequestHandler = async (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    await kit.page(async () => {
+      if (await kit.viewer(req, res)) kit.errorPage(res, error);
+    })(req, res);
+  };
+  routes.use(sessionPaths, signInFirst);
   routes.use(unreadable);
   return routes;
 }
