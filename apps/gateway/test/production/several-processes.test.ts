@@ -172,6 +172,35 @@ describe('two cores and two gateways on one PostgreSQL database', () => {
     expect(await survivor.stop()).toBe(0);
   });
 
+  it('sends a code from the other core within seconds when the core sending it freezes, and at most twice', async () => {
+    let release!: () => void;
+    graphHeld = new Promise((resolve) => (release = resolve));
+    const number = '+56933333333';
+    const created = await api(gateways[0]!, '/api/v1/acme/phone_verifications', { json: { phone_number: number } });
+    expect(created.status).toBe(201);
+    const calls = () => graph.requests.filter((call) => numberOf(call) === number);
+    await expect.poll(() => calls().length).toBe(1);
+    // The core sending it freezes with its send written and unanswered: the code may have gone.
+    const frozen = processes.cores[sentBy('a')(calls()[0]!) ? 0 : 1]!;
+    const pid = frozen.app.child.pid!;
+    const frozenAt = Date.now();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      // Its claim is no longer renewed: the other core sends the code once the claim ends, a claim's length later.
+      await expect.poll(() => calls().length, { timeout: 30_000, interval: 100 }).toBe(2);
+      const waited = Date.now() - frozenAt;
+      expect(waited).toBeGreaterThanOrEqual(outboxClaimMs - 1000);
+      expect(waited).toBeLessThan(outboxClaimMs + 10_000);
+      release();
+      await expect.poll(() => deliveryOf(created.body.verification_id, gateways[1]), { timeout: 30_000 }).toBe('sent');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    // Back, the frozen core finds its claim taken and sends nothing more: two sends, the first unanswered when it froze.
+    await expect.poll(() => calls().every((call) => call.outcome !== undefined), { timeout: 30_000 }).toBe(true);
+    expect(calls()).toHaveLength(2);
+  });
+
   it('delivers 300 codes queued while one core is killed mid-send exactly once, by the other core', async () => {
     let release!: () => void;
     graphHeld = new Promise((resolve) => (release = resolve));
