@@ -225,13 +225,16 @@ export function describeClaimsStoreContract(name: string, open: OpenStore): void
         expect(await store.outbox.confirm('m_4', 'b', at(31), at(40))).toBe('settled');
       });
 
-      it('counts the sends of a message that got no answer', async () => {
+      it('counts the sends of a message that got no answer, and a claim taken over unfinished as one', async () => {
         await queueCodes(1);
         await store.outbox.claim(claim('a', 2, 3), 1);
         expect(await store.outbox.markRetry('m_1', 'a', at(4), 'no answer', true)).toBe(true);
         await store.outbox.claim(claim('b', 4, 5), 1);
         expect(await store.outbox.markRetry('m_1', 'b', at(6), 'refused', false)).toBe(true);
         expect(await store.outbox.claim(claim('c', 6, 7), 1)).toMatchObject([{ id: 'm_1', attempts: 2, unanswered: 1 }]);
+        // c's claim ended unfinished: it may have sent the code before it died.
+        expect(await store.outbox.claim(claim('d', 8, 9), 1)).toMatchObject([{ id: 'm_1', attempts: 2, unanswered: 2 }]);
+        expect(await store.outbox.due(at(9), 1)).toMatchObject([{ id: 'm_1', unanswered: 2 }]);
       });
     });
 

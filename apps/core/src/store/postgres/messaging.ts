@@ -49,6 +49,7 @@ import { claimRenewal, confirmClaim } from './claims.ts';
 import { gathered, gatheredInLanes } from './gathered.ts';
 import { statement, type Transact } from './transaction.ts';
 import { finishedBefore } from '../finished-rows.ts';
+import { takenOver } from '../taken-over.ts';
 
 const p = sql.placeholder;
 
@@ -310,7 +311,7 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
           const claimable = sql`(select svc_due_messages(${claim.now}, ${limit}))`;
           return db
             .update(messageOutbox)
-            .set({ claimId: claim.id, claimedUntil: claim.until })
+            .set({ claimId: claim.id, claimedUntil: claim.until, unanswered: takenOver(messageOutbox) })
             .from(phoneVerifications)
             .where(and(inArray(messageOutbox.id, claimable), eq(phoneVerifications.id, messageOutbox.verificationId)))
             .returning({ ...getTableColumns(messageOutbox), codeExpiresAt: phoneVerifications.expiresAt });

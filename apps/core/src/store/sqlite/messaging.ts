@@ -32,6 +32,7 @@ import {
 import { claimRenewal, confirmClaim } from './claims.ts';
 import { bound, inJsonArray, p, placeholders } from './prepared.ts';
 import { finishedBefore } from '../finished-rows.ts';
+import { takenOver } from '../taken-over.ts';
 
 const keyIs = (scope: IdempotencyScope) =>
   and(
@@ -142,7 +143,7 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
   const claimableMessages = dueMessagesQuery(true);
   const holdMessages = db
     .update(messageOutbox)
-    .set({ claimId: bound('claimId'), claimedUntil: bound('until') })
+    .set({ claimId: bound('claimId'), claimedUntil: bound('until'), unanswered: takenOver(messageOutbox) })
     .where(inJsonArray(messageOutbox.id, 'ids'))
     .prepare();
   const finishMessage = db
@@ -275,7 +276,12 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
           const claimed = claimableMessages.all({ now: claim.now, limit });
           if (claimed.length === 0) return [];
           holdMessages.run({ claimId: claim.id, until: claim.until, ids: JSON.stringify(claimed.map((message) => message.id)) });
-          return claimed.map((message) => ({ ...message, claimId: claim.id, claimedUntil: claim.until }));
+          return claimed.map((message) => ({
+            ...message,
+            unanswered: message.unanswered + (message.claimId === null ? 0 : 1),
+            claimId: claim.id,
+            claimedUntil: claim.until,
+          }));
         });
       },
       markSent(id, claimId, providerMessageId, at) {
