@@ -3,6 +3,8 @@ import { DeliveryError } from '../services/outbox-loop.ts';
 
 /** A one-time code to deliver. */
 export interface OtpMessage {
+  /** The outbox message it is sent as: providers hand it back in their status callbacks. */
+  messageId: string;
   to: string;
   code: string;
   verificationId: string;

@@ -2,6 +2,12 @@ import type { CoreConfig } from '../config.ts';
 import { DeliveryError } from '../services/outbox-loop.ts';
 import { type OtpMessage, postToProvider, type SendResult } from './message.ts';
 
+const withMessage = (url: string, messageId: string) => {
+  const named = new URL(url);
+  named.searchParams.set('message', messageId);
+  return named.href;
+};
+
 export interface TwilioWhatsappConfig {
   account_sid: string;
   auth_token: string;
@@ -9,7 +15,10 @@ export interface TwilioWhatsappConfig {
   content_sid: string;
 }
 
-/** Sends the code through Twilio's Messages API with a WhatsApp content template (`{{1}}` is the code). */
+/**
+ * Sends the code through Twilio's Messages API with a WhatsApp content template (`{{1}}` is the code). Its status
+ * callback names the outbox message (`?message=`), so that a status names it even when this send got no answer.
+ */
 export async function sendTwilioWhatsapp(
   providers: CoreConfig['providers'],
   config: TwilioWhatsappConfig,
@@ -21,8 +30,8 @@ export async function sendTwilioWhatsapp(
     From: config.from,
     ContentSid: config.content_sid,
     ContentVariables: JSON.stringify({ 1: message.code }),
-    StatusCallback: statusCallback,
   });
+  if (statusCallback) form.set('StatusCallback', withMessage(statusCallback, message.messageId));
   const basic = Buffer.from(`${config.account_sid}:${config.auth_token}`).toString('base64');
   const answer = (await postToProvider(
     `${providers.twilioApiUrl}/2010-04-01/Accounts/${encodeURIComponent(config.account_sid)}/Messages.json`,

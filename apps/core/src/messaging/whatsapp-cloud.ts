@@ -15,7 +15,8 @@ interface GraphError {
 
 /**
  * Sends the code with an AUTHENTICATION template: the code fills the body parameter and the
- * copy-code (URL) button, as the WhatsApp Cloud API requires.
+ * copy-code (URL) button, as the WhatsApp Cloud API requires. The outbox message's id goes as
+ * `biz_opaque_callback_data`, which Meta hands back in the message's status webhooks.
  */
 export async function sendWhatsappCloud(
   providers: CoreConfig['providers'],
@@ -27,6 +28,7 @@ export async function sendWhatsappCloud(
     recipient_type: 'individual',
     to: message.to.replace(/^\+/, ''),
     type: 'template',
+    biz_opaque_callback_data: message.messageId,
     template: {
       name: config.template,
       language: { code: config.language },

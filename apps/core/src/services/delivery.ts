@@ -41,6 +41,7 @@ export function createDeliveryLoop({ store, keyring, senders, messenger, config,
         const sender = await senders.resolve(message.workspaceId);
         if (!sender || !message.codeSealed) throw new DeliveryError('no sender is configured for this workspace', false);
         const result = await messenger(sender, {
+          messageId: message.id,
           to: message.phoneNumber,
           code: keyring.decrypt(message.codeSealed),
           verificationId: message.verificationId,

@@ -23,7 +23,14 @@ const metaStatuses: Record<string, DeliveryStatus> = { sent: 'sent', delivered: 
 interface MetaStatusPayload {
   entry?: {
     changes?: {
-      value?: { statuses?: { id?: string; status?: string; errors?: { code?: number; title?: string; message?: string }[] }[] };
+      value?: {
+        statuses?: {
+          id?: string;
+          status?: string;
+          biz_opaque_callback_data?: string;
+          errors?: { code?: number; title?: string; message?: string }[];
+        }[];
+      };
     }[];
   }[];
 }
@@ -39,8 +46,20 @@ export function createProviderWebhooks(store: Store, senders: SenderService, clo
     return { workspaceId: workspace.id, sender };
   }
 
-  /** Applies a status; statuses only move forward, since providers may deliver callbacks out of order. */
-  async function apply(workspaceId: string, providerMessageId: string, status: DeliveryStatus, error: string | null) {
+  /**
+   * Applies a status; statuses only move forward, since providers may deliver callbacks out of order. A status that
+   * names a message still waiting to be sent (`outboxId`: its send got no answer, or its core stopped before recording
+   * it) says the send arrived: the message is recorded sent, and not sent again.
+   */
+  async function apply(
+    workspaceId: string,
+    providerMessageId: string,
+    status: DeliveryStatus,
+    error: string | null,
+    outboxId?: string | null,
+  ) {
+    const at = clock().toISOString();
+    if (outboxId && status !== 'failed') await store.outbox.settle(workspaceId, outboxId, providerMessageId, at);
     const message = await store.outbox.findByProviderMessageId(providerMessageId);
     if (!message || message.workspaceId !== workspaceId) return;
     const verification = await store.verifications.get(workspaceId, message.verificationId);
@@ -49,7 +68,7 @@ export function createProviderWebhooks(store: Store, senders: SenderService, clo
     const forward =
       status === 'failed' ? progress[current] < progress.delivered : progress[status] > progress[current] || current === 'failed';
     if (!forward || status === current) return;
-    await store.outbox.setDeliveryStatus(message.verificationId, status, status === 'failed' ? error : null, clock().toISOString());
+    await store.outbox.setDeliveryStatus(message.verificationId, status, status === 'failed' ? error : null, at);
   }
 
   return {
@@ -75,6 +94,7 @@ export function createProviderWebhooks(store: Store, senders: SenderService, clo
               s.id,
               status,
               failure ? `${failure.code ?? ''} ${failure.title ?? failure.message ?? ''}`.trim() : null,
+              s.biz_opaque_callback_data,
             );
             applied += 1;
           }
@@ -102,7 +122,8 @@ export function createProviderWebhooks(store: Store, senders: SenderService, clo
       const status = twilioStatuses[params.get('MessageStatus') ?? ''];
       if (!sid || !status) return { applied: 0 };
       const code = params.get('ErrorCode');
-      await apply(workspaceId, sid, status, code ? `${code} ${params.get('ErrorMessage') ?? ''}`.trim() : null);
+      const error = code ? `${code} ${params.get('ErrorMessage') ?? ''}`.trim() : null;
+      await apply(workspaceId, sid, status, error, new URL(url).searchParams.get('message'));
       return { applied: 1 };
     },
   };

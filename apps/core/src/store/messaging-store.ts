@@ -263,6 +263,12 @@ export interface MessagingStore {
      */
     confirm(id: string, claimId: string, now: string, until: string): Promise<'held' | 'lost' | 'settled'>;
     markFailed(id: string, claimId: string, error: string, at: string): Promise<boolean>;
+    /**
+     * Records the workspace's message `id` sent, as `providerMessageId` at the provider, on the provider's own word (a
+     * status callback that names it) while it is pending, whatever claim holds it: a send that got no answer did
+     * arrive. Its verification's delivery becomes `sent` while it is `queued`. Answers whether it was pending.
+     */
+    settle(workspaceId: string, id: string, providerMessageId: string, at: string): Promise<boolean>;
     /** The verification a provider's message id belongs to. */
     findByProviderMessageId(providerMessageId: string): Promise<OutboxMessage | undefined>;
     setDeliveryStatus(verificationId: string, status: DeliveryStatus, error: string | null, at: string): Promise<void>;

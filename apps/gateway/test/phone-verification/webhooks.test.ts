@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { type FakeProvider, request } from '@svc/testkit';
+import { type FakeProvider, graphAccepted, request, twilioAccepted } from '@svc/testkit';
 import twilio from 'twilio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { number, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
+import { fakeClock, number, outboxSettled, twilioSender, twilioWorld, type VerificationWorld, verificationWorld } from './setup.ts';
 
 let world: VerificationWorld;
 afterEach(async () => {
@@ -10,7 +10,7 @@ afterEach(async () => {
   world = undefined as unknown as VerificationWorld;
 });
 
-const statusPayload = (id: string, status: string, errors?: unknown[]) =>
+const statusPayload = (id: string, status: string, errors?: unknown[], callbackData?: string) =>
   JSON.stringify({
     object: 'whatsapp_business_account',
     entry: [
@@ -21,7 +21,15 @@ const statusPayload = (id: string, status: string, errors?: unknown[]) =>
             field: 'messages',
             value: {
               messaging_product: 'whatsapp',
-              statuses: [{ id, status, recipient_id: '56912345678', ...(errors ? { errors } : {}) }],
+              statuses: [
+                {
+                  id,
+                  status,
+                  recipient_id: '56912345678',
+                  ...(errors ? { errors } : {}),
+                  ...(callbackData ? { biz_opaque_callback_data: callbackData } : {}),
+                },
+              ],
             },
           },
         ],
@@ -108,6 +116,52 @@ describe('WhatsApp status webhooks', () => {
       body: '1158201444',
     });
     expect((await request(`${base}&hub.verify_token=nope&hub.challenge=1`)).status).toBe(403);
+  });
+});
+
+describe('a status for a send that got no answer', () => {
+  const heldForever = new Promise(() => {});
+
+  it('WhatsApp: records the code sent on the status that names its message, and does not send it again', async () => {
+    const clock = fakeClock();
+    world = await verificationWorld({ clock: clock.now, providers: { timeoutMs: 300 }, delivery: { backoffBaseMs: 1000 } });
+    world.graph.queue({ ...graphAccepted(), until: heldForever });
+    const id = (await world.api('/api/v1/acme/phone_verifications', { json: { phone_number: number } })).body.verification_id;
+    await expect
+      .poll(async () => (await world.platform.core.services.store.outbox.due('9999-01-01T00:00:00.000Z', 1))[0]?.attempts)
+      .toBe(1);
+    // Meta took the send after all: its status names the message core sent.
+    const [sent] = world.graph.requests;
+    const body = statusPayload(providerId(world.graph), 'delivered', undefined, JSON.parse(sent!.body).biz_opaque_callback_data);
+    expect((await postMeta(body, metaSign(body))).status).toBe(200);
+    expect(await deliveryOf(id)).toMatchObject({ status: 'delivered', error: null });
+    clock.advance(2); // past the retry's backoff
+    await outboxSettled(world.platform);
+    expect(world.graph.requests).toHaveLength(1);
+  });
+
+  it('Twilio: records the code sent on the status callback that names its message, and does not send it again', async () => {
+    const clock = fakeClock();
+    const tw = await twilioWorld({ clock: clock.now, providers: { timeoutMs: 300 }, delivery: { backoffBaseMs: 1000 } });
+    tw.twilio.queue({ ...twilioAccepted(), until: heldForever });
+    const id = (await tw.api('/api/v1/acme/phone_verifications', { json: { phone_number: number } })).body.verification_id;
+    await expect.poll(async () => (await tw.platform.core.services.store.outbox.due('9999-01-01T00:00:00.000Z', 1))[0]?.attempts).toBe(1);
+    const callback = new URLSearchParams(tw.twilio.requests[0]!.body).get('StatusCallback')!;
+    const params = { MessageSid: providerId(tw.twilio), MessageStatus: 'sent', AccountSid: twilioSender.account_sid };
+    const posted = await request(callback, {
+      method: 'POST',
+      body: new URLSearchParams(params).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilio.getExpectedTwilioSignature(twilioSender.auth_token, callback, params),
+      },
+    });
+    expect(posted.status).toBe(200);
+    expect((await tw.api(`/api/v1/acme/phone_verifications/${id}`)).body.delivery.status).toBe('sent');
+    clock.advance(2);
+    await outboxSettled(tw.platform);
+    expect(tw.twilio.requests).toHaveLength(1);
+    await tw.stop();
   });
 });
 

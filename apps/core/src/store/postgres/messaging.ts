@@ -342,6 +342,26 @@ export function createPostgresMessaging(db: PgDb, transact: Transact): Messaging
         );
         return retried.length > 0;
       },
+      async settle(workspaceId, id, providerMessageId, at) {
+        // The message first, then its verification: the order a finish locks them in.
+        const { rows } = await statement(() =>
+          db.$client.query<{ settled: number }>({
+            name: 'messaging_settle',
+            text: `with settled as (
+                update message_outbox set status = 'sent', code_sealed = null, provider_message_id = $3, sent_at = $4,
+                  claim_id = null, claimed_until = null
+                where id = $1 and workspace_id = $2 and status = 'pending'
+                returning verification_id
+              ), delivered as (
+                update phone_verifications v set delivery_status = 'sent', delivery_error = null, delivery_updated_at = $4
+                from settled s where v.id = s.verification_id and v.delivery_status = 'queued'
+              )
+              select count(*)::int as settled from settled`,
+            values: [id, workspaceId, providerMessageId, at],
+          }),
+        );
+        return rows[0]!.settled > 0;
+      },
       renew: claimRenewal(db, messageOutbox),
       confirm: (id, claimId, now, until) => confirmClaim(db, id, claimId, now, until),
       async findByProviderMessageId(providerMessageId) {

@@ -307,6 +307,22 @@ export function createSqliteMessaging(db: SqliteDb, write: Write): MessagingStor
               .run().changes > 0,
         );
       },
+      settle(workspaceId, id, providerMessageId, at) {
+        return write(() => {
+          const [settled] = db
+            .update(messageOutbox)
+            .set({ status: 'sent', codeSealed: null, providerMessageId, sentAt: at, claimId: null, claimedUntil: null })
+            .where(and(eq(messageOutbox.id, id), eq(messageOutbox.workspaceId, workspaceId), eq(messageOutbox.status, 'pending')))
+            .returning({ verificationId: messageOutbox.verificationId })
+            .all();
+          if (!settled) return false;
+          db.update(phoneVerifications)
+            .set({ deliveryStatus: 'sent', deliveryError: null, deliveryUpdatedAt: at })
+            .where(and(eq(phoneVerifications.id, settled.verificationId), eq(phoneVerifications.deliveryStatus, 'queued')))
+            .run();
+          return true;
+        });
+      },
       renew: claimRenewal(db, write, messageOutbox),
       confirm: (id, claimId, now, until) => confirmClaim(db, write, id, claimId, now, until),
       async findByProviderMessageId(providerMessageId) {
