@@ -71,7 +71,18 @@ describe('svc mcp', () => {
     const client = await connect(token);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['eval_report', 'flags_digest', 'get_eval_run', 'list_eval_cases', 'list_flags', 'push', 'run_evals'].sort(),
+      [
+        'add_eval_case',
+        'eval_report',
+        'flags_digest',
+        'get_eval_run',
+        'get_flag',
+        'list_eval_cases',
+        'list_flags',
+        'publish',
+        'push',
+        'run_evals',
+      ].sort(),
     );
     for (const tool of tools)
       expect([tool.name, tool.description!.length > 40, tool.inputSchema.type]).toEqual([tool.name, true, 'object']);
@@ -87,16 +98,20 @@ describe('svc mcp', () => {
     );
     const resource = await client.readResource({ uri: 'svc://demo/flags.md' });
     expect(resource.contents).toEqual([{ uri: 'svc://demo/flags.md', mimeType: 'text/markdown', text: digest }]);
-    const listed = JSON.parse(textOf(await client.callTool({ name: 'list_flags', arguments: {} }))) as { flags: { note: string }[] };
+    const listedFlags = await client.callTool({ name: 'list_flags', arguments: {} });
+    const listed = JSON.parse(textOf(listedFlags)) as { flags: { note: string }[] };
     expect(listed.flags.map((flag) => flag.note)).toEqual([note]);
+    expect(listedFlags.structuredContent).toEqual(listed);
     const cases = JSON.parse(textOf(await client.callTool({ name: 'list_eval_cases', arguments: { agent: 'support' } })));
     expect(cases.cases.map((c: { expected: string }) => c.expected)).toEqual([note]);
 
     // The fix, pushed to the branch's environment.
     const manifest = join(repo, 'agents/support/agent.yaml');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('fallback: "I can check', 'fallback: "Welcome to Acme! I can check'));
-    const pushed = JSON.parse(textOf(await client.callTool({ name: 'push', arguments: {} })));
-    expect(pushed).toMatchObject({ environment: 'feat-welcome', created: true, version: { number: 2 } });
+    const pushing = await client.callTool({ name: 'push', arguments: {} });
+    const pushed = JSON.parse(textOf(pushing));
+    expect(pushed).toMatchObject({ environment: 'feat-welcome', created: true, version: { number: 2 }, dirty: true });
+    expect(pushing.structuredContent).toEqual(pushed);
 
     // The evals on it, waited for: a progress notification as cases finish, then the summary.
     const progress: Progress[] = [];
@@ -135,5 +150,89 @@ describe('svc mcp', () => {
     }
     const unknown = await client.callTool({ name: 'get_eval_run', arguments: { id: 'run_unknown' } });
     expect([unknown.isError, JSON.parse(textOf(unknown)).error.code]).toEqual([true, 'eval_run_not_found']);
+  });
+});
+
+describe('svc mcp for a coding agent', () => {
+  it('says what it is for and the loop, what each tool changes, and the shape of each JSON answer', async () => {
+    const client = await connect(token);
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).toContain('workspace demo');
+    for (const step of ['flags_digest', 'get_flag', 'push', 'run_evals', 'publish'])
+      expect([step, instructions.includes(step)]).toEqual([step, true]);
+
+    const { tools } = await client.listTools();
+    const hints = Object.fromEntries(
+      tools.map(({ name, annotations: a }) => [name, [a?.readOnlyHint, a?.destructiveHint, a?.idempotentHint, a?.openWorldHint]]),
+    );
+    const read = [true, undefined, undefined, false];
+    expect(hints).toEqual({
+      flags_digest: read,
+      list_flags: read,
+      get_flag: read,
+      list_eval_cases: read,
+      get_eval_run: read,
+      eval_report: read,
+      add_eval_case: [false, false, false, false],
+      push: [false, true, true, false],
+      run_evals: [false, false, false, true],
+      publish: [false, true, false, true],
+    });
+    const structured = tools.filter((tool) => tool.outputSchema).map((tool) => tool.name);
+    expect(structured.sort()).toEqual(['add_eval_case', 'get_eval_run', 'get_flag', 'list_eval_cases', 'list_flags', 'publish', 'push']);
+    const flagSchema = tools.find((tool) => tool.name === 'get_flag')!.outputSchema!;
+    expect(flagSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['note', 'conversation', 'history']) });
+  });
+
+  it('reads one flag with its conversation and note as the API gives it, and adds eval cases as the API rules', async () => {
+    const client = await connect(token);
+    const [listed] = (await api('/flags')).body.flags as { id: string }[];
+    const got = await client.callTool({ name: 'get_flag', arguments: { id: listed!.id } });
+    const fromApi = (await api(`/flags/${listed!.id}`)).body;
+    expect(got.structuredContent).toEqual(fromApi);
+    expect(JSON.parse(textOf(got))).toEqual(fromApi);
+    expect(fromApi).toMatchObject({ note, conversation: [{ role: 'visitor', text: 'hello' }], history: [{ to_status: 'open' }] });
+    const missing = await client.callTool({ name: 'get_flag', arguments: { id: 'flag_unknown' } });
+    expect([missing.isError, JSON.parse(textOf(missing)).error.code]).toEqual([true, 'flag_not_found']);
+
+    const turns = ['hi', 'what are your opening hours?'];
+    const added = await client.callTool({ name: 'add_eval_case', arguments: { agent: 'support', turns, expected: 'Says "9 to 5"' } });
+    expect(added.isError).toBeFalsy();
+    expect(added.structuredContent).toMatchObject({
+      agent: 'support',
+      turns,
+      expected: 'Says "9 to 5"',
+      origin: { created_by: 'ada@example.com' },
+    });
+    const { id } = added.structuredContent as { id: string };
+    expect((await api(`/evals/cases/${id}`)).body).toEqual(added.structuredContent);
+
+    // The API's rules: no turn at all, or an agent slug it does not take, is its 400 with its code, as a tool error.
+    for (const [agent, bad] of [
+      ['support', []],
+      ['Not A Slug', ['hi']],
+    ] as const) {
+      const refused = await client.callTool({ name: 'add_eval_case', arguments: { agent, turns: bad, expected: 'x' } });
+      const answer = JSON.parse(textOf(refused)) as { error: { code: string } };
+      expect([agent, refused.isError, answer.error.code]).toEqual([agent, true, 'invalid_request']);
+    }
+  });
+
+  it('publishes a version to live for a developer, and answers a supervisor the API’s 403', async () => {
+    const supervisor = await connect(await createMemberWithToken(platform, 'demo', 'sue@example.com', 'supervisor'));
+    const refused = await supervisor.callTool({ name: 'publish', arguments: { from: 'feat-welcome' } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(textOf(refused)).error).toMatchObject({ code: 'forbidden', message: expect.stringContaining('publish') });
+    // Any member adds cases by hand, a supervisor too.
+    const added = await supervisor.callTool({ name: 'add_eval_case', arguments: { agent: 'support', turns: ['hey'], expected: 'Greets' } });
+    expect(added.structuredContent).toMatchObject({ origin: { created_by: 'sue@example.com' } });
+
+    const developer = await connect(await createMemberWithToken(platform, 'demo', 'dev@example.com', 'developer'));
+    const published = await developer.callTool({ name: 'publish', arguments: { from: 'feat-welcome' } });
+    expect(published.isError).toBeFalsy();
+    expect(published.structuredContent).toMatchObject({ environment: 'live', version: { number: 2 }, eval_run_id: expect.any(String) });
+    expect(JSON.parse(textOf(published))).toEqual(published.structuredContent);
+    const live = (await api('/environments')).body.environments.find((e: { name: string }) => e.name === 'live');
+    expect(live.version.number).toBe(2);
   });
 });

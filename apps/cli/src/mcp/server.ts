@@ -1,13 +1,27 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { agentSlug, environmentName, flagListQuery, flagsDigestCap, maxRepeat } from '@svc/domain';
+import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import {
+  agentSlug,
+  deploymentResult,
+  environmentName,
+  evalCase,
+  evalCaseMaxTurns,
+  evalRunDetail,
+  flag,
+  flagListQuery,
+  flagsDigestCap,
+  flagWithHistory,
+  maxRepeat,
+  publishResult,
+} from '@svc/domain';
 import { z } from 'zod';
 import type { Api } from '../api.ts';
 import { pushWorkingTree } from '../deploy.ts';
 import { CliError } from '../errors.ts';
 import { type DigestRequest, flagsDigest } from '../flags-digest.ts';
 import { everyItem } from '../pages.ts';
+import { serverInstructions } from './instructions.ts';
 import { runEvals } from './run-evals.ts';
 
 export interface McpContext {
@@ -18,7 +32,17 @@ export interface McpContext {
 
 /** A tool's answer: text for the model. */
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
-const json = (value: unknown): CallToolResult => text(JSON.stringify(value, null, 2));
+/** A JSON answer: structured, as the tool's `outputSchema` says, and the same JSON as text for clients that read text. */
+const json = (value: object): CallToolResult => ({
+  ...text(JSON.stringify(value, null, 2)),
+  structuredContent: value as Record<string, unknown>,
+});
+
+/** What a tool does to the workspace, as MCP's annotations say it; every tool acts on svc alone unless `openWorldHint`. */
+const reads: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+
+/** What `push` answers: the deployment, and whether the files pushed differ from every commit. */
+const deployment = deploymentResult.extend({ dirty: z.boolean().meta({ description: 'the files pushed differ from every commit' }) });
 
 /**
  * A failure as a tool error the model reads, with our error code: the server's error answer as it came
@@ -59,19 +83,29 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
   const base = `/api/developer/v1/${encodeURIComponent(workspace)}`;
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const digest = async (request: DigestRequest = {}) => decoder.decode((await flagsDigest(api, workspace, request)).bytes);
-  const server = new McpServer({ name: 'svc', version });
+  const server = new McpServer({ name: 'svc', version }, { instructions: serverInstructions(workspace) });
   const tools = new Set<string>();
 
-  /** A tool taking exactly these arguments: one it does not know is refused, not ignored (a misspelt `agnt`). */
+  /**
+   * A tool taking exactly these arguments: one it does not know is refused, not ignored (a misspelt `agnt`). With an
+   * `outputSchema`, its answers are `json(...)` of that shape.
+   */
   function tool<Shape extends z.ZodRawShape>(
     name: string,
-    config: { title: string; description: string; inputSchema: Shape },
+    config: { title: string; description: string; inputSchema: Shape; annotations: ToolAnnotations; outputSchema?: z.ZodObject },
     work: (args: z.infer<z.ZodObject<Shape>>, extra: ToolExtra) => Promise<CallToolResult>,
   ): void {
     tools.add(name);
     const { title, description } = config;
+    // Its own object rather than the named schema, which JSON Schema would give as a `$ref`: MCP wants an object at the top.
+    const outputSchema = config.outputSchema && z.object(config.outputSchema.shape);
+    const annotations = { title, ...config.annotations };
     const inputSchema = z.strictObject(config.inputSchema);
-    server.registerTool<z.ZodRawShape, typeof inputSchema>(name, { title, description, inputSchema }, answering(work));
+    server.registerTool<z.ZodObject, typeof inputSchema>(
+      name,
+      { title, description, inputSchema, outputSchema, annotations },
+      answering(work),
+    );
   }
 
   tool(
@@ -86,6 +120,7 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
         agent: agentSlug.optional().describe("only this agent's flags"),
         all: z.boolean().optional().describe('every open flag with a note, not only the newest (default: false)'),
       },
+      annotations: reads,
     },
     async (request) => text(await digest(request)),
   );
@@ -99,8 +134,25 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
         status: flagListQuery.shape.status.unwrap().optional().describe('open (default), fixed, removed or all'),
         agent: agentSlug.optional().describe("only this agent's flags"),
       },
+      annotations: reads,
+      outputSchema: z.object({ flags: z.array(flag) }),
     },
     async ({ status, agent }) => json({ flags: await everyItem(api, `${base}/flags`, 'flags', { status, agent }) }),
+  );
+
+  tool(
+    'get_flag',
+    {
+      title: 'Get a flag',
+      description:
+        'One flag as JSON, by its id (as list_flags gives it): the flagged reply, the conversation before it, the note ' +
+        'saying what the agent should have said, what the agent did on that turn (tool calls, knowledge lookups), its ' +
+        'eval case and its history.',
+      inputSchema: { id: z.string().max(100).describe('the flag id') },
+      annotations: reads,
+      outputSchema: flagWithHistory,
+    },
+    async ({ id }) => json(await api.request('GET', `${base}/flags/${encodeURIComponent(id)}`)),
   );
 
   tool(
@@ -109,8 +161,31 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
       title: 'List eval cases',
       description: "The eval cases of the workspace's agents as JSON (visitor turns and the expected outcome), of one agent if named.",
       inputSchema: { agent: agentSlug.optional().describe("the agent's slug, as its folder under agents/") },
+      annotations: reads,
+      outputSchema: z.object({ cases: z.array(evalCase) }),
     },
     async ({ agent }) => json({ cases: await everyItem(api, `${base}/evals/cases`, 'cases', { agent }) }),
+  );
+
+  // The arguments are only typed here: the API checks them (and the caller's role), so its refusal is the tool error.
+  tool(
+    'add_eval_case',
+    {
+      title: 'Add an eval case',
+      description:
+        'Add an eval case by hand, as `svc cases add` does: the visitor turns to replay (oldest first) and the outcome ' +
+        'expected of the reply to the last one. Every run replays it from then on; cases made from flags come with them.',
+      inputSchema: {
+        agent: z.string().describe("the agent's slug, as its folder under agents/"),
+        turns: z.array(z.string()).describe(`the visitor's messages, oldest first: 1 to ${evalCaseMaxTurns}`),
+        expected: z
+          .string()
+          .describe('what the agent should do or say; without a judge model, each phrase in double quotes must appear in the reply'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      outputSchema: evalCase,
+    },
+    async (input) => json(await api.request('POST', `${base}/evals/cases`, input)),
   );
 
   tool(
@@ -121,8 +196,27 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
         "Deploy this repository's agents (the working tree) to the current git branch's environment (feat/x deploys to feat-x), " +
         'or to the environment named, as `svc push` does. Run the evals on that environment next.',
       inputSchema: { environment: environmentName.optional().describe("default: the current branch's environment") },
+      // It replaces what the environment runs; the same content again changes nothing.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      outputSchema: deployment,
     },
     async ({ environment }) => json(await pushWorkingTree(api, base, environment)),
+  );
+
+  tool(
+    'publish',
+    {
+      title: 'Publish to live',
+      description:
+        "Promote an environment's version (default: preview; usually the branch's, once its evals pass) to live, where " +
+        'visitors talk to it, as `svc publish` does, and start an eval run of every case on live. Only owners and ' +
+        'developers may: the API refuses others (forbidden). Ask the user before publishing.',
+      inputSchema: { from: environmentName.optional().describe('the environment whose version goes live (default: preview)') },
+      // Live's version is replaced, and each publish starts another eval run, whose replays call the agents' tools.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      outputSchema: publishResult,
+    },
+    async ({ from }) => json(await api.request('POST', `${base}/publish`, { from })),
   );
 
   tool(
@@ -139,6 +233,8 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
         repeat: z.number().int().min(1).max(maxRepeat).optional().describe('replay each case this many times'),
         wait: z.boolean().optional().describe('wait for the run to finish (default: false)'),
       },
+      // Each call starts a run (it adds, replaces nothing), whose replays call the agents' tools and the judge model.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async (args, extra) => text(await runEvals(api, workspace, args, extra)),
   );
@@ -149,6 +245,8 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
       title: 'Get an eval run',
       description: "An eval run's progress and results as JSON, regressions first.",
       inputSchema: { id: z.string().max(100).describe('the run id') },
+      annotations: reads,
+      outputSchema: evalRunDetail,
     },
     async ({ id }) => json(await api.request('GET', `${base}/evals/runs/${encodeURIComponent(id)}`)),
   );
@@ -159,6 +257,7 @@ export function createMcpServer({ api, workspace, version }: McpContext): McpSer
       title: 'Eval run report',
       description: "An eval run's report in markdown: what failed and why, regressions first, with each conversation.",
       inputSchema: { id: z.string().max(100).describe('the run id') },
+      annotations: reads,
     },
     async ({ id }) => text(decoder.decode(await api.bytes(`${base}/evals/runs/${encodeURIComponent(id)}.md`, 'text/markdown'))),
   );
