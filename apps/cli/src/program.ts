@@ -22,6 +22,7 @@ const commandModules: Record<string, () => Promise<Register>> = {
   secrets: agents,
   flags: async () => (await import('./commands/flags.ts')).registerFlags,
   eval: async () => (await import('./commands/eval.ts')).registerEval,
+  cases: async () => (await import('./commands/cases.ts')).registerCases,
   mcp: async () => (await import('./commands/mcp.ts')).registerMcp,
   init: async () => (await import('./commands/init.ts')).registerInit,
   github,
