@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { EvalCaseView } from '@svc/domain';
 import { removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemberWithToken, createUserWithToken, startPlatform, type TestPlatform } from './platform.ts';
@@ -82,6 +83,7 @@ describe('svc mcp', () => {
         'publish',
         'push',
         'run_evals',
+        'update_eval_case',
       ].sort(),
     );
     for (const tool of tools)
@@ -174,12 +176,22 @@ describe('svc mcp for a coding agent', () => {
       get_eval_run: read,
       eval_report: read,
       add_eval_case: [false, false, false, false],
+      update_eval_case: [false, true, true, false],
       push: [false, true, true, false],
       run_evals: [false, false, false, true],
       publish: [false, true, false, true],
     });
     const structured = tools.filter((tool) => tool.outputSchema).map((tool) => tool.name);
-    expect(structured.sort()).toEqual(['add_eval_case', 'get_eval_run', 'get_flag', 'list_eval_cases', 'list_flags', 'publish', 'push']);
+    expect(structured.sort()).toEqual([
+      'add_eval_case',
+      'get_eval_run',
+      'get_flag',
+      'list_eval_cases',
+      'list_flags',
+      'publish',
+      'push',
+      'update_eval_case',
+    ]);
     const flagSchema = tools.find((tool) => tool.name === 'get_flag')!.outputSchema!;
     expect(flagSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['note', 'conversation', 'history']) });
   });
@@ -216,6 +228,13 @@ describe('svc mcp for a coding agent', () => {
       const answer = JSON.parse(textOf(refused)) as { error: { code: string } };
       expect([agent, refused.isError, answer.error.code]).toEqual([agent, true, 'invalid_request']);
     }
+
+    // Edited: the fields given replace the case's; a flag's case changes only through its flag.
+    const edited = await client.callTool({ name: 'update_eval_case', arguments: { id, expected: 'Says "9am to 5pm"' } });
+    expect(edited.structuredContent).toMatchObject({ id, turns, expected: 'Says "9am to 5pm"' });
+    expect((await api(`/evals/cases/${id}`)).body).toEqual(edited.structuredContent);
+    const flagCase = await client.callTool({ name: 'update_eval_case', arguments: { id: fromApi.eval_case_id, expected: 'x' } });
+    expect([flagCase.isError, JSON.parse(textOf(flagCase)).error.code]).toEqual([true, 'case_owned_by_flag']);
   });
 
   it('publishes a version to live for a developer, and answers a supervisor the API’s 403', async () => {
@@ -226,6 +245,10 @@ describe('svc mcp for a coding agent', () => {
     // Any member adds cases by hand, a supervisor too.
     const added = await supervisor.callTool({ name: 'add_eval_case', arguments: { agent: 'support', turns: ['hey'], expected: 'Greets' } });
     expect(added.structuredContent).toMatchObject({ origin: { created_by: 'sue@example.com' } });
+    const cases = (await api('/evals/cases?agent=support')).body.cases as EvalCaseView[];
+    const adas = cases.find((c) => 'created_by' in c.origin && c.origin.created_by === 'ada@example.com')!;
+    const notTheirs = await supervisor.callTool({ name: 'update_eval_case', arguments: { id: adas.id, expected: 'x' } });
+    expect([notTheirs.isError, JSON.parse(textOf(notTheirs)).error.code]).toEqual([true, 'forbidden']);
 
     const developer = await connect(await createMemberWithToken(platform, 'demo', 'dev@example.com', 'developer'));
     const published = await developer.callTool({ name: 'publish', arguments: { from: 'feat-welcome' } });
