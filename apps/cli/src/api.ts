@@ -60,7 +60,11 @@ export class Api {
       });
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch {
-      throw new CliError(`cannot reach ${this.baseUrl}; is the server running?`, exitCodes.failure, 'server_unreachable');
+      throw new CliError(
+        `cannot reach ${this.baseUrl}; is the server running? Another server: --base-url <url> or SVC_BASE_URL`,
+        exitCodes.failure,
+        'server_unreachable',
+      );
     }
     if (response.ok) return bytes;
     const text = new TextDecoder().decode(bytes);

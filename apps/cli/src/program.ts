@@ -44,6 +44,9 @@ function commandOf(args: string[]): string | undefined {
   return undefined;
 }
 
+/** The server the CLI talks to when neither --base-url nor SVC_BASE_URL names one: local mode's gateway. */
+export const defaultBaseUrl = 'http://localhost:8080';
+
 /** The CLI's version, as `svc --version` prints it. */
 export const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -63,7 +66,7 @@ export async function buildProgram(args: string[], { json = false }: { json?: bo
   const program = new Command('svc')
     .description('The svc developer CLI: workspaces and members, the WhatsApp sender, agents and deployments, flags and evals, GitHub')
     .version(version, '-V, --version')
-    .addOption(new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default('http://localhost:8080'))
+    .addOption(new Option('--base-url <url>', 'the svc server').env('SVC_BASE_URL').default(defaultBaseUrl))
     .option('--json', 'print machine-readable JSON')
     .option('-w, --workspace <slug>', 'the workspace (default: SVC_WORKSPACE, else the nearest svc.yaml)')
     .showHelpAfterError(!json)

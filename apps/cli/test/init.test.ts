@@ -1,9 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeTempDirs, tempDir } from '@svc/testkit';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createUserWithToken, startPlatform } from './platform.ts';
 import { runSvc } from './run-svc.ts';
+
+const bin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 
 afterAll(() => removeTempDirs());
 
@@ -104,7 +110,8 @@ describe('svc init', () => {
     const added = await runSvc(['init'], env, undefined, root);
     expect(added.stdout).toContain(`Added the svc MCP server (svc mcp) to ${join(root, '.mcp.json')}.\n`);
     const written = readFileSync(join(root, '.mcp.json'), 'utf8');
-    expect(JSON.parse(written)).toEqual({ ...mine, mcpServers: { ...mine.mcpServers, svc: { command: 'svc', args: ['mcp'] } } });
+    const svc = { command: process.execPath, args: [bin, 'mcp'] };
+    expect(JSON.parse(written)).toEqual({ ...mine, mcpServers: { ...mine.mcpServers, svc } });
     expect((await runSvc(['init'], env, undefined, root)).stdout).toContain('already has an svc server: left it unchanged');
     expect(readFileSync(join(root, '.mcp.json'), 'utf8')).toBe(written);
 
@@ -113,6 +120,33 @@ describe('svc init', () => {
     const refused = await runSvc(['init'], env, undefined, broken);
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('.mcp.json is not valid JSON: left it unchanged')]);
     expect(readFileSync(join(broken, '.mcp.json'), 'utf8')).toBe('{ "mcpServers": ');
+  });
+
+  it('.mcp.json starts svc mcp as written, with no svc on PATH, on the server init was run against', async () => {
+    const platform = await startPlatform();
+    const client = new Client({ name: 'svc-init-test', version: '1.0.0' });
+    try {
+      const token = await createUserWithToken(platform, 'ada@example.com');
+      expect((await request(`${platform.url}/cli/workspaces`, { token, json: { slug: 'acme' } })).status).toBe(201);
+      const { root } = repository();
+      expect((await runSvc(['init'], { ...env, SVC_BASE_URL: platform.url }, undefined, root)).code).toBe(0);
+      const entry = JSON.parse(readFileSync(join(root, '.mcp.json'), 'utf8')).mcpServers.svc;
+      expect(entry.env).toEqual({ SVC_BASE_URL: platform.url });
+
+      // As a coding agent starts it: the entry's command, arguments and env over a shell's, where no `svc` is.
+      const shell = { PATH: '/usr/bin:/bin', SVC_TOKEN: token, XDG_CONFIG_HOME: tempDir(), SVC_TEST_RUN: process.env.SVC_TEST_RUN ?? '' };
+      expect(() => execFileSync('sh', ['-c', 'command -v svc'], { env: shell })).toThrow();
+      const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...shell, ...entry.env }, cwd: root });
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('flags_digest');
+      // It reached the server named in the entry: acme's flags, none yet.
+      const flags = await client.callTool({ name: 'list_flags', arguments: {} });
+      expect([flags.isError, JSON.parse((flags.content as { text: string }[])[0]!.text)]).toEqual([undefined, { flags: [] }]);
+    } finally {
+      await client.close();
+      await platform.stop();
+    }
   });
 
   it('needs a workspace: a usage error naming the ways to give one, and no file', async () => {

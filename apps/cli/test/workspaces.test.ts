@@ -59,9 +59,11 @@ describe('svc workspaces', () => {
     expect((await runSvc(['frobnicate'], env)).code).toBe(2);
   });
 
-  it('says when the server cannot be reached', async () => {
+  it('says when the server cannot be reached, and how to name another one', async () => {
     const res = await runSvc(['workspaces'], { ...env, SVC_BASE_URL: 'http://127.0.0.1:9' });
     expect(res.code).toBe(1);
-    expect(res.stderr).toBe('svc: cannot reach http://127.0.0.1:9; is the server running?\n');
+    expect(res.stderr).toBe(
+      'svc: cannot reach http://127.0.0.1:9; is the server running? Another server: --base-url <url> or SVC_BASE_URL\n',
+    );
   });
 });

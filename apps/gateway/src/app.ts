@@ -44,7 +44,7 @@ export interface MountedRouter {
 export function mountedRouters({ core, publicUrl, localMode = false, log }: GatewayAppOptions): MountedRouter[] {
   return [
     { path: '/webhooks', router: webhookRoutes(core, publicUrl) },
-    { path: '/', router: consoleRoutes(core, publicUrl, log) },
+    { path: '/', router: consoleRoutes(core, publicUrl, log, localMode) },
     ...(localMode ? [{ path: '/dev', router: devRoutes(core) }] : []),
     { path: '/', router: openApiRoutes(endpoints, publicUrl) },
     { path: '/', router: discoveryRoutes(endpoints, publicUrl) },

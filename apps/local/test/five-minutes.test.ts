@@ -1,54 +1,51 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { removeTempDirs, request, tempDir } from '@svc/testkit';
+import { removeTempDirs, request, runProcess, tempDir } from '@svc/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exitCodesOf, readmeBlocks, repositoryRoot, shellScript } from './readme.ts';
 import { freePorts, startLocal, svc } from './start-local.ts';
 
 afterAll(removeTempDirs);
 
-const demo = fileURLToPath(new URL('../../../examples/demo', import.meta.url));
-
-/** The rule a newcomer adds to the scripted demo agent, as the seeded flag's note asks. */
-const refundRule = `    - when: "how long.*refund"
-      reply: "Your refund reaches your original payment method within 5 business days of the return arriving."
-`;
-
-describe('the README\u2019s five minutes, through the real processes', () => {
+describe('the README\u2019s quick start and five minutes, as written, on ports and a data folder of one\u2019s own', () => {
   it('the seeded flag fails on live, a fix passes on preview, and the publish\u2019s live run marks the flag fixed', async () => {
-    const dataDir = tempDir();
+    const dataDir = tempDir('svc data-'); // a space in it, as in many home folders
     const ports = await freePorts();
     const local = startLocal({ ...ports, SVC_DATA_DIR: dataDir });
     await local.ready;
     const baseUrl = `http://localhost:${ports.PORT}`;
-    const env = { SVC_TOKEN: readFileSync(join(dataDir, 'dev-token'), 'utf8').trim(), SVC_BASE_URL: baseUrl };
-    const repo = tempDir();
-    cpSync(demo, repo, { recursive: true });
+    // A second shell at the repository's root, with the ports and data folder exported as Quick start says.
+    const temp = tempDir();
+    const shell = { ...ports, SVC_DATA_DIR: dataDir, HOME: process.env.HOME ?? temp, TMPDIR: temp, NO_COLOR: '1' };
+    const bash = (script: string, env: Record<string, string> = {}) =>
+      runProcess('bash', ['-c', script], { env: { ...shell, ...env }, cwd: repositoryRoot, timeoutMs: 180_000 });
 
-    const flags = await svc(['flags'], env, repo);
-    expect(flags.code).toBe(0);
-    expect(flags.stdout).toContain('"Your refund reaches your original payment method within 5 business days"');
+    const [, tryIt] = readmeBlocks('Quick start', 'sh');
+    const quickStart = await bash(shellScript(tryIt!));
+    expect(exitCodesOf(quickStart.stdout), quickStart.stdout + quickStart.stderr).toEqual([0, 0, 0, 0]);
+    expect(quickStart.stdout).toContain('"slug":"demo"'); // curl's JSON
+    expect(quickStart.stdout).toMatch(/demo\s+Demo\s+owner/); // svc workspaces' table
+    expect(quickStart.stdout).toContain('acme');
 
-    const onLive = await svc(['eval', '--env', 'live'], env, repo);
-    expect(onLive.code).toBe(1);
-    expect(onLive.stdout).toMatch(/fail/i);
-    expect(onLive.stdout).toContain('deterministic');
+    // Five minutes: the flag and its failing case, the README's rule added as it says, then push, eval and publish.
+    const [setup, publish] = readmeBlocks('Five minutes', 'sh');
+    const [rule] = readmeBlocks('Five minutes', 'yaml');
+    const addRule =
+      'node -e \'const fs = require("fs"), f = "agents/support/agent.yaml", at = `    - when: "return|refund"\\n`; ' +
+      'fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(at, process.env.RULE + at))\'';
+    const run = await bash(shellScript(setup!, addRule, publish!), { RULE: rule! });
+    const said = run.stdout + run.stderr;
+    // export, alias, the copy, svc flags, svc eval --env live (fails), the rule, svc push, svc eval, svc publish.
+    expect(exitCodesOf(run.stdout), said).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0]);
+    expect(run.stdout).toContain('"Your refund reaches your original payment method within 5 business days"');
+    expect(run.stdout).toContain('deterministic');
+    expect(run.stdout).toMatch(/deployed to preview/);
+    expect(run.stdout).toContain(`${baseUrl}/w/demo/evals/run_`);
+    // The copy is in a folder of the reader's own temp folder, none shared with other users.
+    const [folder] = readdirSync(temp);
+    expect(readdirSync(join(temp, folder!, 'demo'))).toContain('agents');
 
-    const manifest = join(repo, 'agents/support/agent.yaml');
-    const yaml = readFileSync(manifest, 'utf8');
-    writeFileSync(manifest, yaml.replace('    - when: "return|refund"\n', `${refundRule}    - when: "return|refund"\n`));
-    const push = await svc(['push'], env, repo);
-    expect(push.code, push.stderr).toBe(0);
-    expect(push.stdout).toMatch(/deployed to preview/);
-
-    const onPreview = await svc(['eval'], env, repo);
-    expect(onPreview.code, onPreview.stdout + onPreview.stderr).toBe(0);
-
-    const publish = await svc(['publish'], env, repo);
-    expect(publish.code, publish.stderr).toBe(0);
-    expect(publish.stdout).toContain(`${baseUrl}/w/demo/evals/run_`);
-
-    const token = env.SVC_TOKEN;
+    const token = (await bash('cat "$SVC_DATA_DIR/dev-token"')).stdout.trim();
     const live = (await request(`${baseUrl}/api/developer/v1/demo/environments`, { token })).body.environments.find(
       (e: { name: string }) => e.name === 'live',
     );
@@ -58,6 +55,7 @@ describe('the README\u2019s five minutes, through the real processes', () => {
       if (fixed.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(fixed).toMatchObject([{ status: 'fixed', fixed_by_version: { number: live.version.number } }]);
-    expect((await svc(['flags', '--json'], env, repo)).stdout).toContain('"flags": []');
+    const env = { SVC_TOKEN: token, SVC_BASE_URL: baseUrl };
+    expect((await svc(['flags', '--json'], env, join(temp, folder!, 'demo'))).stdout).toContain('"flags": []');
   });
 });

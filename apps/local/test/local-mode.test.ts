@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { removeTempDirs, request, tempDir } from '@svc/testkit';
+import { removeTempDirs, request, runProcess, tempDir } from '@svc/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePorts, startLocal } from './start-local.ts';
 
@@ -15,7 +15,7 @@ afterAll(removeTempDirs);
 
 describe('pnpm start (local mode)', () => {
   it('starts core, gateway and eval runner, seeds, prints the token and URLs, and stops on Ctrl-C', async () => {
-    const dataDir = tempDir();
+    const dataDir = tempDir('svc data-'); // a space in it, as in many home folders
     const ports = await freePorts();
     const [port, corePort] = [Number(ports.PORT), Number(ports.CORE_PORT)];
     const local = startLocal({
@@ -29,6 +29,16 @@ describe('pnpm start (local mode)', () => {
     expect(banner).toContain(token);
     const list = await request(`http://localhost:${port}/cli/workspaces`, { token });
     expect(list.body.workspaces).toMatchObject([{ slug: 'demo', role: 'owner' }]);
+
+    // The commands it suggests work as printed, pasted into a new shell elsewhere, on this start's port and data.
+    const tries = banner.slice(banner.indexOf('Try')).split('\n\n')[0]!.split('\n').slice(1);
+    expect(tries).toHaveLength(2);
+    expect(tries[1]).toContain(`SVC_BASE_URL=http://localhost:${port} `);
+    for (const command of tries) {
+      const ran = await runProcess('bash', ['-c', command], { cwd: tempDir(), env: { NO_COLOR: '1' }, timeoutMs: 60_000 });
+      expect([command, ran.code, ran.stderr]).toEqual([command, 0, expect.any(String)]);
+      expect(ran.stdout).toMatch(/"slug":"demo"|demo\s+Demo\s+owner/);
+    }
 
     // The demo agent is deployed to live, the inbox has chats, and the agent's tool reaches the demo backend.
     const api = (path: string, json?: unknown) => request(`http://localhost:${port}${path}`, { token, json });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { globalOptions } from '../context.ts';
 import { CliError } from '../errors.ts';
-import { addMcpEntry, type McpOutcome } from '../mcp-config.ts';
+import { addMcpEntry, mcpEntry, type McpOutcome } from '../mcp-config.ts';
 import { printJson } from '../output.ts';
 import { findGitRoot, findRepoRoot, invokedFrom } from '../repo.ts';
 import { resolveWorkspace } from '../workspace.ts';
@@ -71,7 +71,7 @@ export function registerInit(program: Command): void {
         throw new CliError(`cannot write ${file}: ${error.message}`);
       });
       const mcpFile = join(root, '.mcp.json');
-      const mcp = opts.mcp ? { file: mcpFile, outcome: await addMcpEntry(mcpFile) } : undefined;
+      const mcp = opts.mcp ? { file: mcpFile, outcome: await addMcpEntry(mcpFile, mcpEntry(options.baseUrl)) } : undefined;
       if (options.json) return printJson({ file, workspace, outcome, ...(mcp && { mcp }) });
       const said: Record<Outcome, string> = {
         created: `Created ${file} with a section about svc (workspace ${workspace}).`,

@@ -90,3 +90,21 @@ it('the dev mailbox’s button runs the daily digest now and lands back on the m
   expect(await page.getByRole('status').textContent()).toContain('no workspace has replies flagged since its last digest mail.');
   await window.close();
 });
+
+// Last: its mail would be one more in the mailbox the tests above count.
+it('after asking for a sign-in link, the page points to the dev mailbox, whose link signs in', async () => {
+  const window = await windowOf(browser);
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/login`);
+  await page.getByLabel('Email').fill('grace@example.com');
+  await page.getByRole('button', { name: 'Mail me a link' }).click();
+  await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
+  await page.getByRole('link', { name: 'dev mailbox' }).click();
+  await page.waitForURL(`${platform.url}/dev/mailbox`);
+  const link = page.getByRole('link', { name: /\/auth\/link\// });
+  await expect.poll(async () => (await page.reload(), await link.count())).toBeGreaterThan(0);
+  await link.first().click();
+  await page.getByRole('button', { name: 'Continue as grace@example.com' }).click();
+  await page.waitForURL(`${platform.url}/`);
+  await window.close();
+});

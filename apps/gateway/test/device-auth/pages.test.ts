@@ -24,6 +24,7 @@ async function signIn(browser: BrowserSession, email: string, next = '/'): Promi
   const sent = smtp.mails.length;
   const posted = await browser.post('/login', { csrf_token: formField(form.body, 'csrf_token'), email, next });
   expect(posted.body).toContain('Check your mail');
+  expect(posted.body).not.toContain('/dev/mailbox'); // not local mode: the mail went to the SMTP server
   const link = new URL(linkIn(await smtp.mail(sent)));
   const page = await browser.get(link.pathname);
   const redeemed = await browser.post(link.pathname, { csrf_token: formField(page.body, 'csrf_token') });

@@ -24,7 +24,7 @@ const sessionPaths = ['/device', '/tokens', '/w'];
  * server from components, no client build. A GET or HEAD never changes anything; every change is a POST with a
  * CSRF token. The routes are registered on this one router, so its route table lists every page.
  */
-export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger): Router {
+export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger, localMode = false): Router {
   const kit = pageKit(core, consoleSession(core, publicUrl.startsWith('https:')), log);
   const routes = Router();
   routes.use(['/login', '/logout', '/auth', '/device', '/tokens', '/w', '/invitations'], sameOriginChanges('the console pages'), formBody);
@@ -37,7 +37,7 @@ export function consoleRoutes(core: CoreClient, publicUrl: string, log: Logger):
     res.type('svg').send(favicon);
   });
   homeRoutes(routes, kit);
-  signInRoutes(routes, kit);
+  signInRoutes(routes, kit, localMode);
   deviceRoutes(routes, kit);
   tokenRoutes(routes, kit);
   memberRoutes(routes, kit);

@@ -8,8 +8,8 @@ import { LoginPage } from './pages/login.tsx';
 import { sendPage } from './render.tsx';
 import { checkCsrf } from './session.ts';
 
-/** Sign-in by mailed link, and sign-out. */
-export function signInRoutes(routes: Router, { core, session, page }: PageKit): void {
+/** Sign-in by mailed link, and sign-out; in local mode, the page after asking for a link points to the dev mailbox. */
+export function signInRoutes(routes: Router, { core, session, page }: PageKit, localMode: boolean): void {
   routes.get(
     '/login',
     page(async (req, res) => {
@@ -25,7 +25,7 @@ export function signInRoutes(routes: Router, { core, session, page }: PageKit): 
       session.checkLoginCsrf(req);
       const { email, next } = req.body as { email?: string; next?: string };
       await core.consoleAuth.requestLink.mutate({ email: email ?? '', next, ip: clientIp(req) }, session.caller(req));
-      sendPage(res, <CheckMailPage email={email ?? ''} />);
+      sendPage(res, <CheckMailPage email={email ?? ''} localMode={localMode} />);
     }),
   );
 
