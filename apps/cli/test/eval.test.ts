@@ -45,7 +45,11 @@ beforeAll(async () => {
   expect((await svc(['publish'])).code).toBe(0);
   await addCase('greeting', ['hello'], 'Offers to "explain returns and shipping".');
   await addCase('returns', ['Hi!', 'Can I return my shoes?'], 'Says returns are accepted "within 30 days".');
-  await addCase('vague', ['Hello there, I have a question about\nan order I placed last week and it still has not arrived.'], 'Is friendly.');
+  await addCase(
+    'vague',
+    ['Hello there, I have a question about\nan order I placed last week and it still has not arrived.'],
+    'Is friendly.',
+  );
 });
 afterAll(async () => {
   await platform.stop();
@@ -67,7 +71,11 @@ describe('svc eval against the platform (deterministic grader, the scripted demo
     const lines = res.stderr.split('\n').filter((line) => /^\d\/3 /.test(line));
     expect(lines.map((line) => line.slice(0, 4))).toEqual(['1/3 ', '2/3 ', '3/3 ']);
     expect(lines.map((line) => line.slice(4)).sort()).toEqual(
-      [`pass "hello" (${cases.greeting}, support)`, `pass "Hi!" (${cases.returns}, support)`, `error ${vague} (${cases.vague}, support)`].sort(),
+      [
+        `pass "hello" (${cases.greeting}, support)`,
+        `pass "Hi!" (${cases.returns}, support)`,
+        `error ${vague} (${cases.vague}, support)`,
+      ].sort(),
     );
     expect(res.stdout).toBe(
       [

@@ -127,10 +127,14 @@ describe('run report golden files', () => {
       'case_04',
       'case_05',
     ]);
-    expect(report).toContain('### “Can I still return shoes I bought three weeks ago?” `case_04` · agent `support` · flaky: 1/3 replays passed, 2 needed');
+    expect(report).toContain(
+      '### “Can I still return shoes I bought three weeks ago?” `case_04` · agent `support` · flaky: 1/3 replays passed, 2 needed',
+    );
     expect(report).toContain('| Failed | 4 (1 flaky) | 1 |');
     expect(report).toContain('**Overridden to fail** by `sam@example.com`, 2026-06-01 12:09:00 UTC; the grader said pass.');
-    expect(report).toContain('- “Can I still return shoes I bought three weeks ago?” `case_06` (agent `support`, 0/3 replays passed, overridden by `sam@example.com`, the grader said fail)');
+    expect(report).toContain(
+      '- “Can I still return shoes I bought three weeks ago?” `case_06` (agent `support`, 0/3 replays passed, overridden by `sam@example.com`, the grader said fail)',
+    );
     expect(report).toContain('**Error:** openai answered 429');
     expect(report).toContain('_No reply to the last turn: the replay stopped there._');
 
