@@ -1,3 +1,4 @@
+import { sharedCases, sharedCasesText } from '@svc/digest';
 import type { EvalCaseView, EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
 import { CsrfField } from '../components/csrf-field.tsx';
 import { Layout } from '../components/layout.tsx';
@@ -71,37 +72,49 @@ function Override({
   );
 }
 
-function Counts({ run, baseline }: { run: EvalRunView; baseline: EvalRunView | null }) {
+/**
+ * This run beside the live baseline on the cases both ran (from each result's verdict in the baseline), and a
+ * sentence saying when the two ran different cases.
+ */
+function Counts({ run, baseline }: { run: EvalRunDetailView; baseline: EvalRunView | null }) {
+  const shared = baseline && sharedCases(run, run.results, baseline);
   const rows = [
-    ['Cases', run.cases, baseline?.cases],
-    ['Passed', run.passed, baseline?.passed],
-    ['Failed', run.failed, baseline?.failed],
-    ['Errors', run.errors, baseline?.errors],
+    ['Passed', 'pass'],
+    ['Failed', 'fail'],
+    ['Errors', 'error'],
   ] as const;
   return (
-    <table className="counts">
-      <thead>
-        <tr>
-          <th />
-          <th>This run</th>
-          <th>Live baseline</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([label, here, there]) => (
-          <tr key={label}>
-            <th scope="row">{label}</th>
-            <td>{here}</td>
-            <td>{there ?? '–'}</td>
+    <>
+      {shared && <p className="shared-cases">{sharedCasesText(shared)}</p>}
+      <table className="counts">
+        <thead>
+          <tr>
+            <th />
+            <th>This run</th>
+            <th>Live baseline</th>
           </tr>
-        ))}
-        <tr>
-          <th scope="row">Regressions</th>
-          <td>{run.regressions}</td>
-          <td />
-        </tr>
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">Cases</th>
+            <td>{shared ? shared.shared : run.cases}</td>
+            <td>{shared ? shared.shared : '–'}</td>
+          </tr>
+          {rows.map(([label, verdict]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>{shared ? shared.thisRun[verdict] : run.results.filter((r) => r.verdict === verdict).length}</td>
+              <td>{shared ? shared.baseline[verdict] : '–'}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">Regressions</th>
+            <td>{run.regressions}</td>
+            <td />
+          </tr>
+        </tbody>
+      </table>
+    </>
   );
 }
 
