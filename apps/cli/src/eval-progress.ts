@@ -1,5 +1,6 @@
 import type { EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
 import { Presets, SingleBar } from 'cli-progress';
+import { caseName } from './case-name.ts';
 
 /** What is known of a run while it goes on: its counts and the results so far. */
 export type RunState = Pick<EvalRunDetailView, 'cases' | 'done' | 'passed' | 'failed' | 'errors' | 'results'>;
@@ -31,7 +32,7 @@ function bar(started: EvalRunView, stream: NodeJS.WriteStream): RunProgress {
 function line(result: EvalResultView, index: number, cases: number): string {
   const repeats = `${result.repeats.passed}/${result.repeats.total}`;
   const notes = [result.regression ? 'regression' : undefined, result.flaky ? `flaky ${repeats}` : undefined].filter(Boolean);
-  return `${index}/${cases} ${result.verdict} ${result.case_id} (${result.agent})${notes.length ? `, ${notes.join(', ')}` : ''}\n`;
+  return `${index}/${cases} ${result.verdict} ${caseName(result)}${notes.length ? `, ${notes.join(', ')}` : ''}\n`;
 }
 
 /** For CI logs and pipes: each case once, as its result appears. */

@@ -1,5 +1,6 @@
 import { runVerdict, runVerdictText } from '@svc/digest';
 import type { EvalResultView, EvalRunDetailView } from '@svc/domain';
+import { caseName } from './case-name.ts';
 import { stdoutColors as c } from './output.ts';
 
 export interface RunLinks {
@@ -13,8 +14,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function entry(result: EvalResultView): string {
-  const flaky = result.flaky ? `, flaky ${result.repeats.passed}/${result.repeats.total}` : '';
-  return `  ${result.case_id} (${result.agent}${flaky}): ${oneLine(result.reasoning)}`;
+  const flaky = result.flaky ? [`flaky ${result.repeats.passed}/${result.repeats.total}`] : [];
+  return `  ${caseName(result, flaky)}: ${oneLine(result.reasoning)}`;
 }
 
 function block(title: string, results: EvalResultView[]): string[] {

@@ -14,6 +14,7 @@ const hasScript = spawnSync('script', ['--version']).status === 0;
 
 const result = (case_id: string, overrides: Partial<EvalResultView> = {}): EvalResultView => ({
   case_id,
+  question: 'Hi',
   agent: 'support',
   verdict: 'pass',
   graded: 'pass',
@@ -32,6 +33,7 @@ const result = (case_id: string, overrides: Partial<EvalResultView> = {}): EvalR
 /** As the API orders them: regressions, other failures, errors, passes. */
 const mixed = [
   result('case_02', {
+    question: 'Can I return shoes after 40 days?',
     verdict: 'fail',
     graded: 'fail',
     regression: true,
@@ -39,13 +41,16 @@ const mixed = [
     reasoning: 'It promised a\nrefund after 40 days.',
   }),
   result('case_03', {
+    question: 'Do I get store credit?',
     verdict: 'fail',
     graded: 'fail',
     flaky: true,
     repeats: { passed: 1, total: 2 },
     reasoning: 'It forgot the store credit.',
   }),
+  // A case removed since: no question to name it by.
   result('case_04', {
+    question: '',
     verdict: 'error',
     graded: 'error',
     repeats: { passed: 0, total: 2 },
@@ -140,20 +145,20 @@ describe('svc eval, against a server answering as the evals API does', () => {
     expect(res.stderr).toBe(
       `Replaying 4 cases on feat-refund-flow (v4), 1 skipped: ${env.SVC_BASE_URL}/w/acme/evals/run_07\n` +
         'Ctrl-C cancels the run.\n' +
-        '1/4 pass case_01 (support)\n' +
+        '1/4 pass "Hi" (case_01, support)\n' +
         '2/4 error case_04 (support)\n' +
-        '3/4 fail case_03 (support), flaky 1/2\n' +
-        '4/4 fail case_02 (support), regression\n',
+        '3/4 fail "Do I get store credit?" (case_03, support), flaky 1/2\n' +
+        '4/4 fail "Can I return shoes after 40 days?" (case_02, support), regression\n',
     );
     expect(res.stdout).toBe(
       [
         'Evals on feat-refund-flow (v4): 1 regression',
         '',
         'Regressions (passed on live, fail here):',
-        '  case_02 (support): It promised a refund after 40 days.',
+        '  "Can I return shoes after 40 days?" (case_02, support): It promised a refund after 40 days.',
         '',
         'Failures:',
-        '  case_03 (support, flaky 1/2): It forgot the store credit.',
+        '  "Do I get store credit?" (case_03, support, flaky 1/2): It forgot the store credit.',
         '',
         'Errors:',
         '  case_04 (support): openai answered 500 after 4 tries',

@@ -45,12 +45,19 @@ beforeAll(async () => {
   expect((await svc(['publish'])).code).toBe(0);
   await addCase('greeting', ['hello'], 'Offers to "explain returns and shipping".');
   await addCase('returns', ['Hi!', 'Can I return my shoes?'], 'Says returns are accepted "within 30 days".');
-  await addCase('vague', ['hello'], 'Is friendly.');
+  await addCase(
+    'vague',
+    ['Hello there, I have a question about\nan order I placed last week and it still has not arrived.'],
+    'Is friendly.',
+  );
 });
 afterAll(async () => {
   await platform.stop();
   removeTempDirs();
 });
+
+/** A case is named by its first visitor turn, on one line and cut short. */
+const vague = '"Hello there, I have a question about an order I placed last week and it…"';
 
 describe('svc eval against the platform (deterministic grader, the scripted demo agent)', () => {
   let liveRun: string;
@@ -64,14 +71,18 @@ describe('svc eval against the platform (deterministic grader, the scripted demo
     const lines = res.stderr.split('\n').filter((line) => /^\d\/3 /.test(line));
     expect(lines.map((line) => line.slice(0, 4))).toEqual(['1/3 ', '2/3 ', '3/3 ']);
     expect(lines.map((line) => line.slice(4)).sort()).toEqual(
-      [`pass ${cases.greeting} (support)`, `pass ${cases.returns} (support)`, `error ${cases.vague} (support)`].sort(),
+      [
+        `pass "hello" (${cases.greeting}, support)`,
+        `pass "Hi!" (${cases.returns}, support)`,
+        `error ${vague} (${cases.vague}, support)`,
+      ].sort(),
     );
     expect(res.stdout).toBe(
       [
         'Evals on live (v1): failed',
         '',
         'Errors:',
-        `  ${cases.vague} (support): needs a quoted phrase or a judge model`,
+        `  ${vague} (${cases.vague}, support): needs a quoted phrase or a judge model`,
         '',
         '3 cases: 2 passed, 0 failed, 1 error, 0 regressions.',
         'Graded by the deterministic grader (no judge model is configured): each phrase in double quotes in the expected outcome must appear in the last reply.',
@@ -98,10 +109,10 @@ describe('svc eval against the platform (deterministic grader, the scripted demo
       'Evals on feat-refund-flow (v2): 1 regression',
       '',
       'Regressions (passed on live, fail here):',
-      `  ${cases.greeting} (support): ${regression?.reasoning}`,
+      `  "hello" (${cases.greeting}, support): ${regression?.reasoning}`,
       '',
       'Errors:',
-      `  ${cases.vague} (support): needs a quoted phrase or a judge model`,
+      `  ${vague} (${cases.vague}, support): needs a quoted phrase or a judge model`,
       '',
     ]);
     expect(res.stdout).toContain('3 cases: 1 passed, 1 failed, 1 error, 1 regression.');

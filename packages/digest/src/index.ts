@@ -6,3 +6,4 @@ export { reportLimits, type ReplayedCase } from './run-case.ts';
 export * from './run-report.ts';
 export * from './run-verdict.ts';
 export { passRate, passRateLine } from './pass-rate.ts';
+export { type SharedCases, sharedCases, sharedCasesText } from './shared-cases.ts';

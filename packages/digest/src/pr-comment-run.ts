@@ -3,7 +3,7 @@ import { graderCare } from './grader-care.ts';
 import { largestFitting } from './github-limits.ts';
 import { passRateLine } from './pass-rate.ts';
 import { code, count, inline, plural } from './markdown.ts';
-import { caseLine } from './run-case.ts';
+import { caseLine, caseName } from './run-case.ts';
 import { runCounts, runModels, unfinished } from './run-summary.ts';
 import { runVerdict, runVerdictText } from './run-verdict.ts';
 
@@ -64,7 +64,7 @@ function verdictCell(result: EvalResultView): string {
 
 function tableRow(result: EvalResultView): string {
   const cells = [
-    code(result.case_id),
+    caseName(result),
     code(result.agent),
     verdictCell(result),
     result.baseline ?? '-',

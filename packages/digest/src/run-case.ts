@@ -55,6 +55,11 @@ function override(result: EvalResultView): string | undefined {
   return `**Overridden to ${verdict}** by ${code(by)}, ${utc(at)}; the grader said ${result.graded}.`;
 }
 
+/** A case as the report names it: its question (its first visitor turn, shortened) in quotes, then its id. */
+export function caseName(result: Pick<EvalResultView, 'case_id' | 'question'>): string {
+  return result.question ? `“${inline(result.question, 200)}” ${code(result.case_id)}` : code(result.case_id);
+}
+
 /** One case in full: how it ended, why, and the replay against what was expected. */
 export function caseSection(result: EvalResultView, run: EvalRunDetailView, replayed: ReplayedCase | undefined): string {
   const head = [`agent ${code(result.agent)}`, repeats(result, run)].filter(Boolean).join(' · ');
@@ -67,7 +72,7 @@ export function caseSection(result: EvalResultView, run: EvalRunDetailView, repl
         fenced(replayed.expected),
       ]
     : ['_The case was deleted: its turns and expected outcome are gone._'];
-  return [`### Case ${code(result.case_id)} · ${head}`, finding(result), override(result), facts(result, run), ...body]
+  return [`### ${caseName(result)} · ${head}`, finding(result), override(result), facts(result, run), ...body]
     .filter((part) => part !== undefined)
     .join('\n\n');
 }
@@ -79,5 +84,5 @@ export function caseLine(result: EvalResultView, run: EvalRunDetailView, notes: 
     result.override ? `overridden by ${code(result.override.by)}, the grader said ${result.graded}` : undefined,
   ];
   const head = [`agent ${code(result.agent)}`, ...notes, ...extra].filter(Boolean).join(', ');
-  return `- ${code(result.case_id)} (${head}): ${inline(result.reasoning, reportLimits.reasoning)}`;
+  return `- ${caseName(result)} (${head}): ${inline(result.reasoning, reportLimits.reasoning)}`;
 }

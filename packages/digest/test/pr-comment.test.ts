@@ -18,7 +18,14 @@ const headings = (markdown: string) =>
 
 /** One case of each kind a reviewer tells apart, on a run replaying each case three times. */
 const mixed = [
-  result({ case_id: 'case_02', verdict: 'fail', graded: 'fail', regression: true, reasoning: 'It promised a refund after 40 days.' }),
+  result({
+    case_id: 'case_02',
+    question: 'Can I get a refund after 40 days?',
+    verdict: 'fail',
+    graded: 'fail',
+    regression: true,
+    reasoning: 'It promised a refund after 40 days.',
+  }),
   result({ case_id: 'case_03', verdict: 'fail', graded: 'fail', baseline: 'fail', reasoning: 'It said 60 days.' }),
   result({
     case_id: 'case_04',
@@ -28,7 +35,15 @@ const mixed = [
     repeats: { passed: 1, total: 3 },
     reasoning: 'It forgot the store credit.',
   }),
-  result({ case_id: 'case_05', verdict: 'error', graded: 'error', baseline: null, reasoning: 'openai answered 429 after 4 tries' }),
+  // A case removed since the run: named by its id alone.
+  result({
+    case_id: 'case_05',
+    question: '',
+    verdict: 'error',
+    graded: 'error',
+    baseline: null,
+    reasoning: 'openai answered 429 after 4 tries',
+  }),
   result({ case_id: 'case_06', baseline: 'fail', reasoning: 'It offered store credit after 30 days.' }),
   result({ case_id: 'case_01' }),
 ].map((r) => ({ ...r, repeats: r.flaky ? r.repeats : { passed: r.verdict === 'pass' ? 3 : 0, total: 3 } }));
@@ -62,10 +77,18 @@ describe('pull request comment golden files', () => {
     expect(lines.slice(0, 2)).toEqual([prCommentMarker, '## ❌ svc evals: 1 regression']);
     expect(headings(comment)).toEqual(['❌ svc evals: 1 regression', '1 regression', '1 fixed', '2 still failing', '1 flaky', 'Models']);
     expect(comment).toContain('| Tokens | 7,440 in, 516 out | 5,900 in, 400 out |');
-    expect(comment).toContain('- `case_02` (agent `support`, 0/3 replays passed): It promised a refund after 40 days.');
-    expect(comment).toContain('- `case_06` (agent `support`, failed on live, 3/3 replays passed): It offered store credit after 30 days.');
+    // Each case is named by its question, its id beside it.
+    expect(comment).toContain(
+      '- “Can I get a refund after 40 days?” `case_02` (agent `support`, 0/3 replays passed): It promised a refund after 40 days.',
+    );
+    expect(comment).toContain(
+      '- “Can I still return shoes I bought three weeks ago?” `case_06` (agent `support`, failed on live, 3/3 replays passed): It offered store credit after 30 days.',
+    );
     expect(comment).toContain('- `case_05` (agent `support`, error, not run on live, 0/3 replays passed): openai answered 429');
-    expect(comment).toContain('- `case_04` (agent `support`, flaky: 1/3 replays passed, 2 needed)');
+    expect(comment).toContain('| “Can I get a refund after 40 days?” `case_02` | `support` | fail (regression) |');
+    expect(comment).toContain(
+      '- “Can I still return shoes I bought three weeks ago?” `case_04` (agent `support`, flaky: 1/3 replays passed, 2 needed)',
+    );
     expect(comment).toContain('- Grader: judge `anthropic:claude-sonnet-4-5`');
     // The table holds every case, folded: a reviewer opens it last.
     const html = marked
@@ -74,7 +97,9 @@ describe('pull request comment golden files', () => {
       .map((t) => (t as Tokens.HTML).text.trim());
     expect(html).toEqual([prCommentMarker, '<details><summary>All 6 cases</summary>', '</details>']);
     const table = marked.lexer(comment).find((t): t is Tokens.Table => t.type === 'table' && t.header[0]?.text === 'Case');
-    expect(table?.rows.map((row) => row[0]?.text)).toEqual(mixed.map((r) => `\`${r.case_id}\``));
+    expect(table?.rows.map((row) => row[0]?.text)).toEqual(
+      mixed.map((r) => (r.question ? `“${r.question}” \`${r.case_id}\`` : `\`${r.case_id}\``)),
+    );
     expect(lines.at(-2)).toBe(`[The run in the console](${url})`);
   });
 
@@ -178,7 +203,7 @@ describe('pull request comment under GitHub limit', () => {
     expect(comment.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(comment).toMatch(new RegExp(`Showing \\d+ of 300 cases: \\[every case in the console\\]\\(${url}\\)\\.`));
     expect(comment).toContain('## ❌ svc evals: 100 regressions');
-    expect(comment.match(/^- `case_\d+` /gm)).toHaveLength(100);
+    expect(comment.match(/^- “[^\n]*” `case_\d+` /gm)).toHaveLength(100);
     expect(comment.trimEnd().split('\n').at(-1)).toBe(`[The run in the console](${url})`);
   });
 
@@ -187,7 +212,7 @@ describe('pull request comment under GitHub limit', () => {
     expect(comment.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(comment.length).toBeGreaterThan(githubBodyLimit - 2_000);
     expect(comment).toContain(`Too many cases for a comment: [every case in the console](${url}).`);
-    const shown = comment.match(/^- `case_\d+` /gm)?.length ?? 0;
+    const shown = comment.match(/^- “[^\n]*” `case_\d+` /gm)?.length ?? 0;
     expect(comment).toContain(`- … and ${(1_000 - shown).toLocaleString('en-US')} more cases: [every case in the console](${url})`);
     expect(headings(comment)).toContain('Models');
   });

@@ -7,6 +7,7 @@ const at = (minute: number) => `2026-06-01T12:${String(minute).padStart(2, '0')}
 export function result(overrides: Partial<EvalResultView> = {}): EvalResultView {
   return {
     case_id: 'case_01',
+    question: 'Can I still return shoes I bought three weeks ago?',
     agent: 'support',
     verdict: 'pass',
     graded: 'pass',

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { marked, type Tokens } from 'marked';
+import { caseQuestion } from '@svc/domain';
 import { describe, expect, it } from 'vitest';
 import { type RunReportInput, renderRunReport, runVerdict, runVerdictText } from '../src/index.ts';
 import { baseline, replayed, result, run } from './run-fixtures.ts';
@@ -48,6 +49,7 @@ describe('run report golden files', () => {
     const results = [
       result({
         case_id: 'case_02',
+        question: caseQuestion([hostileTurn]),
         verdict: 'fail',
         graded: 'fail',
         regression: true,
@@ -117,17 +119,22 @@ describe('run report golden files', () => {
     });
     expect(report.split('\n')[0]).toBe('# Evals of `acme` on `feat-refund-flow`, v4: 2 regressions');
     expect(headings(report, 2)).toEqual(['2 regressions', '2 failures', '1 error', '2 passes', '1 skipped case', 'Models']);
-    expect([...report.matchAll(/^### Case `(case_\d+)`/gm)].map((m) => m[1])).toEqual([
+    // Each case is named by its question, its id beside it.
+    expect([...report.matchAll(/^### “[^\n]*” `(case_\d+)`/gm)].map((m) => m[1])).toEqual([
       'case_02',
       'case_07',
       'case_03',
       'case_04',
       'case_05',
     ]);
-    expect(report).toContain('### Case `case_04` · agent `support` · flaky: 1/3 replays passed, 2 needed');
+    expect(report).toContain(
+      '### “Can I still return shoes I bought three weeks ago?” `case_04` · agent `support` · flaky: 1/3 replays passed, 2 needed',
+    );
     expect(report).toContain('| Failed | 4 (1 flaky) | 1 |');
     expect(report).toContain('**Overridden to fail** by `sam@example.com`, 2026-06-01 12:09:00 UTC; the grader said pass.');
-    expect(report).toContain('- `case_06` (agent `support`, 0/3 replays passed, overridden by `sam@example.com`, the grader said fail)');
+    expect(report).toContain(
+      '- “Can I still return shoes I bought three weeks ago?” `case_06` (agent `support`, 0/3 replays passed, overridden by `sam@example.com`, the grader said fail)',
+    );
     expect(report).toContain('**Error:** openai answered 429');
     expect(report).toContain('_No reply to the last turn: the replay stopped there._');
 

@@ -125,10 +125,22 @@ export const overrideView = z
   .object({ verdict: z.enum(['pass', 'fail']), by: z.string().meta({ description: 'Email' }), at: z.iso.datetime() })
   .meta({ id: 'EvalOverride' });
 
+/** How many characters of a case's first visitor turn name it in lists. */
+export const caseQuestionLength = 72;
+
+/** A case as lists name it: its first visitor turn on one line, cut to `caseQuestionLength` with an ellipsis. */
+export function caseQuestion(turns: readonly string[]): string {
+  const line = (turns[0] ?? '').replace(/\s+/g, ' ').trim();
+  return line.length <= caseQuestionLength ? line : `${line.slice(0, caseQuestionLength - 1).trimEnd()}…`;
+}
+
 /** One case's result in a run: derived from its replays, then a person's override. */
 export const evalResult = z
   .object({
     case_id: z.string(),
+    question: z.string().meta({
+      description: `The case's first visitor turn on one line, cut to ${caseQuestionLength} characters with an ellipsis; empty when the case is gone`,
+    }),
     agent: z.string(),
     verdict: verdict.meta({ description: 'The override when there is one, else the grader' }),
     graded: verdict.meta({ description: "The grader's verdict, before any override" }),

@@ -6,6 +6,8 @@ interface CaseContext {
   override: EvalOverrideRecord | undefined;
   /** The case's verdict in the baseline run, if it ran there. */
   baseline: Verdict | null;
+  /** The case's first visitor turn, shortened (`caseQuestion`); empty when the case is gone or not read. */
+  question?: string;
 }
 
 const sum = (items: { input: number; output: number }[]) =>
@@ -34,6 +36,7 @@ export function resultOf(run: Pick<EvalRunRecord, 'minPass'>, replays: EvalExecu
   const shown = replays.find((r) => r.verdict === graded) ?? first;
   return {
     case_id: first.caseId,
+    question: context.question ?? '',
     agent: first.agent,
     verdict,
     graded,
@@ -71,13 +74,15 @@ export function gradeRun(
   executions: EvalExecutionRecord[],
   overrides: EvalOverrideRecord[],
   baseline: Map<string, Verdict>,
+  questions = new Map<string, string>(),
 ): { results: EvalResultView[]; counts: Pick<EvalRunView, 'cases' | 'done' | 'passed' | 'failed' | 'errors' | 'regressions' | 'tokens'> } {
   const byCase = replaysByCase(executions);
   const overrideOf = new Map(overrides.map((o) => [o.caseId, o]));
   const results: EvalResultView[] = [];
   for (const [caseId, replays] of byCase) {
     if (!replays.every((r) => r.status === 'done')) continue;
-    results.push(resultOf(run, replays, { override: overrideOf.get(caseId), baseline: baseline.get(caseId) ?? null }));
+    const context = { override: overrideOf.get(caseId), baseline: baseline.get(caseId) ?? null, question: questions.get(caseId) ?? '' };
+    results.push(resultOf(run, replays, context));
   }
   const count = (verdict: Verdict) => results.filter((r) => r.verdict === verdict).length;
   return {

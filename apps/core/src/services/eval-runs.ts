@@ -1,5 +1,6 @@
 import { parseBundle } from '@svc/agent-runtime';
 import {
+  caseQuestion,
   DomainError,
   type EvalResultView,
   type EvalRunDetailView,
@@ -66,18 +67,25 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
     return run;
   }
 
+  /** The run's cases named by their first visitor turn, read in one go. */
+  async function questionsOf(run: EvalRunRecord, caseIds: string[]): Promise<Map<string, string>> {
+    const cases = await store.evalCases.getMany(run.workspaceId, caseIds);
+    return new Map(cases.map((c) => [c.id, caseQuestion(c.turns)]));
+  }
+
   async function graded(run: EvalRunRecord) {
     const [executions, overrides, baseline] = await Promise.all([
       store.evalRuns.executions(run.id),
       store.evalRuns.overrides(run.id),
       store.evalRuns.baselineVerdicts(run.id),
     ]);
+    const questions = await questionsOf(run, [...replaysByCase(executions).keys()]);
     // The moment the last replay was reported: when the run is done, whenever its finish is written.
     const reportedAt = executions.reduce<string | null>(
       (latest, e) => (e.finishedAt && (!latest || e.finishedAt > latest) ? e.finishedAt : latest),
       null,
     );
-    return { ...gradeRun(run, executions, overrides, baseline), reportedAt, executions };
+    return { ...gradeRun(run, executions, overrides, baseline, questions), reportedAt, executions };
   }
 
   /** A run as lists show it, with its counts as stored, or as graded from its executions when given. */
@@ -306,6 +314,7 @@ export function createEvalRunService({ store, flags, config, clock, log, work, r
       const result = resultOf(run, replays, {
         override: overrides.find((o) => o.caseId === caseId),
         baseline: (await store.evalRuns.baselineVerdicts(run.id)).get(caseId) ?? null,
+        question: (await questionsOf(run, [caseId])).get(caseId) ?? '',
       });
       await overrideFlag(run, result, email);
       return result;

@@ -36,7 +36,7 @@ export async function expectFits(page: Page, name: string): Promise<void> {
   );
   expect(scrollWidth, `${name} at ${width} px is ${scrollWidth} px wide`).toBeLessThanOrEqual(clientWidth);
   // No table header or badge is broken mid-word: each shown one lays out on a single line.
-  const broken = await page.evaluate<string[]>(`[...document.querySelectorAll('th, .badge, .run-verdict, .verdict')]
+  const broken = await page.evaluate<string[]>(`[...document.querySelectorAll('th, .badge, .run-verdict, .verdict, .strip-end')]
     .filter((el) => el.getClientRects().length > 0)
     .filter((el) => {
       const style = getComputedStyle(el);

@@ -30,6 +30,9 @@ let platform: TestPlatform;
 let browser: Browser;
 let token: string;
 const cases: Record<string, string> = {};
+/** A case added after preview's first run: preview's second run has 4 cases, live's runs 3. */
+let added: string;
+let previewRun: EvalRunDetailView;
 const api = (path: string, init: { json?: unknown; method?: string } = {}) =>
   request(`${platform.url}/api/developer/v1/acme${path}`, { token, ...init });
 
@@ -70,7 +73,9 @@ beforeAll(async () => {
   expect(override.status).toBe(200);
   await deploy('preview', 'We open 9 to 5, closed on Sundays.');
   await finishedRun('preview');
-  await finishedRun('preview');
+  const abroad = { agent: 'support', turns: ['Do you ship abroad?\nI live in Chile.'], expected: 'Says "we ship worldwide".' };
+  added = (await api('/evals/cases', { json: abroad })).body.id;
+  previewRun = await finishedRun('preview');
 });
 afterAll(async () => {
   await browser?.close();
@@ -98,9 +103,13 @@ describe('trends in the console', () => {
       expect(points).toEqual(
         runs.map((run, i) => ({
           ...pointAt(i, runs.length, run.passed / run.cases),
-          title: `v${run.version.number}: ${run.passed} of ${run.cases} passed (${Math.round((100 * run.passed) / run.cases)} %)`,
+          title:
+            `v${run.version.number}, ${run.cases} cases${i > 0 && run.cases > runs[i - 1]!.cases ? ` (${run.cases - runs[i - 1]!.cases} more than the run before)` : ''}: ` +
+            `${run.passed} passed (${Math.round((100 * run.passed) / run.cases)} %)`,
         })),
       );
+      // The case count is written under the first point and wherever it changed.
+      expect(await figure.locator('text.cases').allTextContents()).toEqual(environment === 'live' ? ['3'] : ['3', '4']);
       expect(await ofAll(figure.locator('a'), (links) => links.slice(1).map((a) => a.getAttribute('href')))).toEqual(
         runs.map((run) => `/w/acme/evals/${run.id}`),
       );
@@ -110,7 +119,7 @@ describe('trends in the console', () => {
     expect(await preview.locator('.live text').textContent()).toBe('live 33 %');
     expect(await preview.locator('svg').getAttribute('role')).toBe('img');
     expect(await preview.locator('desc').textContent()).toBe(
-      "Pass rate of the last 2 finished runs on preview: from 100 % (v3) to 100 % (v3); live's latest run: 33 % (v2).",
+      "Pass rate of the last 2 finished runs on preview: from 100 % (v3, 3 cases) to 75 % (v3, 4 cases); live's latest run: 33 % (v2).",
     );
     expect(
       await page
@@ -143,6 +152,56 @@ describe('trends in the console', () => {
     await window.close();
   });
 
+  it('a run page puts its failures above its details, names each case by its question, and compares with live on the cases both ran', async () => {
+    const window = await windowOf(browser);
+    await signIn(window, platform, 'ada@example.com');
+    const page = await window.newPage();
+    await page.goto(`${platform.url}/w/acme/evals/${previewRun.id}`);
+    const failing = page.getByRole('region', { name: 'Regressions and failures' });
+    const failure = failing.locator(`li.result[id="${added}"]`);
+    expect(await failure.locator('.question').textContent()).toBe('“Do you ship abroad? I live in Chile.”');
+    const top = async (locator: Locator) => (await locator.boundingBox())!.y;
+    expect(await top(failure)).toBeLessThan(await top(page.locator('dl.run-meta')));
+    expect(await top(page.locator('dl.run-meta'))).toBeLessThan(await top(page.getByRole('region', { name: 'Passes' })));
+    expect(await page.locator('.shared-cases').textContent()).toBe('4 cases here, 3 in live: compared on the 3 both ran; 1 new.');
+    const row = async (name: string) =>
+      (
+        await page
+          .locator('table.counts tr', { has: page.getByRole('rowheader', { name }) })
+          .locator('td')
+          .allTextContents()
+      ).slice(0, 2);
+    expect(await row('Cases')).toEqual(['3', '3']);
+    // Live's latest run passed 1 of the 3 (a person failed its greeting); this run passes the 3.
+    expect(await row('Passed')).toEqual(['3', '1']);
+    await window.close();
+  });
+
+  it("an agent's cases page puts adding a case first, then the cases failing on live, and says which end of a strip is newest", async () => {
+    const window = await windowOf(browser);
+    await signIn(window, platform, 'ada@example.com');
+    const page = await window.newPage();
+    await page.goto(`${platform.url}/w/acme/agents/support/evals`);
+    const top = async (locator: Locator) => (await locator.boundingBox())!.y;
+    const add = page.getByRole('region', { name: 'Add a case' });
+    expect(await top(add)).toBeLessThan(await top(page.locator('li.eval-case').first()));
+    // The greeting's latest live result is the fail a person gave it, the weekend's a fail (live v2 does not say
+    // "closed on Sundays"); the hours passed there, the case added never ran there.
+    const failing = page.getByRole('region', { name: 'Failing on live' });
+    expect(await ofAll(failing.locator('li.eval-case'), (items) => items.map((li) => li.getAttribute('id')))).toEqual([
+      cases.greeting,
+      cases.weekend,
+    ]);
+    expect(await page.locator('li.eval-case').first().getAttribute('id')).toBe(cases.greeting);
+    const strip = page.locator(`li.eval-case[id="${cases.hours}"] .strip`);
+    expect(await strip.locator('.strip-end').allTextContents()).toEqual(['Live: oldest', 'newest']);
+    // The newest result sits at the right end, by the word: the slots not filled yet are on the left.
+    const ends = await ofAll(strip.locator('rect'), (rects) => rects.map((r) => [r.getAttribute('class'), Number(r.getAttribute('x'))]));
+    expect(ends.at(-1)).toEqual(['cell pass', Math.max(...ends.map(([, x]) => x as number))]);
+    expect(ends[0]).toEqual(['slot', 0]);
+    await window.close();
+  });
+
   for (const width of widths) {
     it(`the runs page and a cases page with their trends fit a window ${width} px wide`, async () => {
       const window = await windowOf(browser, width);
@@ -160,6 +219,8 @@ describe('trends in the console', () => {
       }
       await page.goto(`${platform.url}/w/acme/agents/support/evals`);
       await expectFits(page, 'eval cases with strips');
+      await page.goto(`${platform.url}/w/acme/evals/${previewRun.id}`);
+      await expectFits(page, 'eval run compared with live');
       await window.close();
     });
   }

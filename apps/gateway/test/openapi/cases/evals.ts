@@ -189,6 +189,8 @@ export const evalCases: OperationCases = {
       const { api, token } = world;
       const run = await finishedRun(world);
       expect(run.body.results.length).toBeGreaterThan(0);
+      // Each result names its case by the case's first visitor turn.
+      expect(run.body.results[0].question).toBe('hi');
       expect((await api.call('getEvalRun', { token, params: { ...evals, id: 'run_unknown' } })).body.error.code).toBe('eval_run_not_found');
       expect((await api.call('getEvalRun', { token, params: { ...nowhere, id: run.body.id } })).body.error.code).toBe(
         'workspace_not_found',

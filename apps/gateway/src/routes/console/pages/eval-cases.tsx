@@ -60,13 +60,58 @@ function Origin({
   );
 }
 
+/** A case whose latest live result is a fail or an error. */
+const failsOnLive = (history: CaseResult[] | undefined) => {
+  const latest = history?.at(-1);
+  return latest !== undefined && latest.verdict !== 'pass';
+};
+
 /**
- * An agent's eval cases: those made from flags (changed through their flag, on the flagged reply's chat) and those
- * added by hand, which can be edited and removed here.
+ * An agent's eval cases: the form that adds one first, then those failing on live, then the others. Those made from
+ * flags change through their flag, on the flagged reply's chat; those added by hand are edited and removed here.
  */
 export function EvalCasesPage({ viewer, workspace, agent, cases, page, flaggedReplies, histories, slots }: EvalCasesPageProps) {
   const csrf = <CsrfField token={viewer.csrfToken} />;
   const role = roleIn(viewer, workspace);
+  const failing = cases.filter((c) => failsOnLive(histories.get(c.id)));
+  const others = cases.filter((c) => !failsOnLive(histories.get(c.id)));
+  const item = (c: EvalCaseView) => (
+    <li key={c.id} id={c.id} className="eval-case">
+      <p className="meta">
+        <Origin workspace={workspace} evalCase={c} flaggedReplies={flaggedReplies} /> · <When at={c.created_at} /> · <code>{c.id}</code>
+      </p>
+      <ol className="turns" aria-label="Visitor messages">
+        {c.turns.map((turn, i) => (
+          <li key={i}>{turn}</li>
+        ))}
+      </ol>
+      <p className="expected">
+        <span className="muted">Expected: </span>
+        {c.expected}
+      </p>
+      <CaseStrip results={(histories.get(c.id) ?? []).slice(-slots)} slots={slots} />
+      {'created_by' in c.origin && !allowsChange(role, c.origin.created_by, viewer.email, 'writeCases', 'changeAnyCase') ? (
+        <p className="muted">Only {c.origin.created_by} or a developer changes it.</p>
+      ) : 'created_by' in c.origin ? (
+        <div className="actions">
+          <details className="edit-case">
+            <summary>Edit</summary>
+            <form method="post" action={evalCasePath(workspace, agent, c.id)} className="case-form">
+              {csrf}
+              <CaseFields idPrefix={`edit-${c.id}`} turns={c.turns} expected={c.expected} />
+              <button>Save case</button>
+            </form>
+          </details>
+          <form method="post" action={`${evalCasePath(workspace, agent, c.id)}/remove`}>
+            {csrf}
+            <button className="secondary">Delete</button>
+          </form>
+        </div>
+      ) : (
+        <p className="muted">Change it through its flag, on the flagged reply.</p>
+      )}
+    </li>
+  );
   return (
     <Layout title={`Eval cases of ${agent}`} viewer={viewer} workspace={workspace}>
       <p>
@@ -76,56 +121,7 @@ export function EvalCasesPage({ viewer, workspace, agent, cases, page, flaggedRe
       <p className="muted">
         Each run replays a case&apos;s visitor messages to the agent in a fresh chat and grades the last reply against the expected outcome.
       </p>
-      {cases.length ? (
-        <ol className="eval-cases">
-          {cases.map((c) => (
-            <li key={c.id} id={c.id} className="eval-case">
-              <p className="meta">
-                <Origin workspace={workspace} evalCase={c} flaggedReplies={flaggedReplies} /> · <When at={c.created_at} /> ·{' '}
-                <code>{c.id}</code>
-              </p>
-              <ol className="turns" aria-label="Visitor messages">
-                {c.turns.map((turn, i) => (
-                  <li key={i}>{turn}</li>
-                ))}
-              </ol>
-              <p className="expected">
-                <span className="muted">Expected: </span>
-                {c.expected}
-              </p>
-              <CaseStrip results={(histories.get(c.id) ?? []).slice(-slots)} slots={slots} />
-              {'created_by' in c.origin && !allowsChange(role, c.origin.created_by, viewer.email, 'writeCases', 'changeAnyCase') ? (
-                <p className="muted">Only {c.origin.created_by} or a developer changes it.</p>
-              ) : 'created_by' in c.origin ? (
-                <div className="actions">
-                  <details className="edit-case">
-                    <summary>Edit</summary>
-                    <form method="post" action={evalCasePath(workspace, agent, c.id)} className="case-form">
-                      {csrf}
-                      <CaseFields idPrefix={`edit-${c.id}`} turns={c.turns} expected={c.expected} />
-                      <button>Save case</button>
-                    </form>
-                  </details>
-                  <form method="post" action={`${evalCasePath(workspace, agent, c.id)}/remove`}>
-                    {csrf}
-                    <button className="secondary">Delete</button>
-                  </form>
-                </div>
-              ) : (
-                <p className="muted">Change it through its flag, on the flagged reply.</p>
-              )}
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <p className="muted">{page.paged ? 'No more cases.' : 'No cases yet: flag a reply with a note, or add one below.'}</p>
-      )}
-      <Pager
-        link={(cursor) => withQuery(agentEvalsPath(workspace, agent), { limit: page.limit, cursor })}
-        paged={page.paged}
-        nextCursor={page.nextCursor}
-      />
-      <section aria-label="Add a case">
+      <section aria-label="Add a case" className="add-case">
         <h2>Add a case</h2>
         <form method="post" action={`${agentEvalsPath(workspace, agent)}/cases`} className="case-form">
           {csrf}
@@ -133,6 +129,28 @@ export function EvalCasesPage({ viewer, workspace, agent, cases, page, flaggedRe
           <button>Add case</button>
         </form>
       </section>
+      {cases.length ? (
+        <>
+          {failing.length > 0 && (
+            <section aria-label="Failing on live">
+              <h2>Failing on live</h2>
+              <p className="muted">Their latest live result is a fail or an error.</p>
+              <ol className="eval-cases">{failing.map(item)}</ol>
+            </section>
+          )}
+          <section aria-label="Cases">
+            {failing.length > 0 && <h2>The other cases</h2>}
+            {others.length ? <ol className="eval-cases">{others.map(item)}</ol> : <p className="muted">None.</p>}
+          </section>
+        </>
+      ) : (
+        <p className="muted">{page.paged ? 'No more cases.' : 'No cases yet: flag a reply with a note, or add one above.'}</p>
+      )}
+      <Pager
+        link={(cursor) => withQuery(agentEvalsPath(workspace, agent), { limit: page.limit, cursor })}
+        paged={page.paged}
+        nextCursor={page.nextCursor}
+      />
     </Layout>
   );
 }

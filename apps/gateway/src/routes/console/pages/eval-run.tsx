@@ -1,3 +1,4 @@
+import { sharedCases, sharedCasesText } from '@svc/digest';
 import type { EvalCaseView, EvalResultView, EvalRunDetailView, EvalRunView } from '@svc/domain';
 import { CsrfField } from '../components/csrf-field.tsx';
 import { Layout } from '../components/layout.tsx';
@@ -71,106 +72,76 @@ function Override({
   );
 }
 
-function Counts({ run, baseline }: { run: EvalRunView; baseline: EvalRunView | null }) {
+/**
+ * This run beside the live baseline on the cases both ran (from each result's verdict in the baseline), and a
+ * sentence saying when the two ran different cases.
+ */
+function Counts({ run, baseline }: { run: EvalRunDetailView; baseline: EvalRunView | null }) {
+  const shared = baseline && sharedCases(run, run.results, baseline);
   const rows = [
-    ['Cases', run.cases, baseline?.cases],
-    ['Passed', run.passed, baseline?.passed],
-    ['Failed', run.failed, baseline?.failed],
-    ['Errors', run.errors, baseline?.errors],
+    ['Passed', 'pass'],
+    ['Failed', 'fail'],
+    ['Errors', 'error'],
   ] as const;
   return (
-    <table className="counts">
-      <thead>
-        <tr>
-          <th />
-          <th>This run</th>
-          <th>Live baseline</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([label, here, there]) => (
-          <tr key={label}>
-            <th scope="row">{label}</th>
-            <td>{here}</td>
-            <td>{there ?? '–'}</td>
+    <>
+      {shared && <p className="shared-cases">{sharedCasesText(shared)}</p>}
+      <table className="counts">
+        <thead>
+          <tr>
+            <th />
+            <th>This run</th>
+            <th>Live baseline</th>
           </tr>
-        ))}
-        <tr>
-          <th scope="row">Regressions</th>
-          <td>{run.regressions}</td>
-          <td />
-        </tr>
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">Cases</th>
+            <td>{shared ? shared.shared : run.cases}</td>
+            <td>{shared ? shared.shared : '–'}</td>
+          </tr>
+          {rows.map(([label, verdict]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>{shared ? shared.thisRun[verdict] : run.results.filter((r) => r.verdict === verdict).length}</td>
+              <td>{shared ? shared.baseline[verdict] : '–'}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">Regressions</th>
+            <td>{run.regressions}</td>
+            <td />
+          </tr>
+        </tbody>
+      </table>
+    </>
   );
 }
 
-/**
- * A run: its verdict and counts beside the live baseline's, then each done case's result, regressions first, with
- * the grader's reasoning, its replays, the replay's chat, and a person's pass or fail.
- */
-export function EvalRunPage({ viewer, workspace, run, baseline, cases }: EvalRunPageProps) {
+interface ResultsProps {
+  title: string;
+  results: EvalResultView[];
+  /** What the section says when it has no result. */
+  empty: string;
+  viewer: Viewer;
+  workspace: string;
+  runId: string;
+  cases: Map<string, EvalCaseView>;
+}
+
+/** A list of results, each with its case's question, the grader's reasoning, its replay and a person's verdict. */
+function Results({ title, results, empty, viewer, workspace, runId, cases }: ResultsProps) {
   return (
-    <Layout title={`Eval run ${run.id}`} viewer={viewer} workspace={workspace}>
-      <p>
-        <a href={evalRunsPath(workspace)}>Eval runs</a>
-      </p>
-      <h1>
-        Eval run on {run.environment}, v{run.version.number}: <RunVerdict run={run} />
-      </h1>
-      <dl>
-        <dt>Run</dt>
-        <dd>
-          <code>{run.id}</code>
-        </dd>
-        <dt>Progress</dt>
-        <dd>
-          {run.done}/{run.cases} cases done{run.skipped > 0 && <>, {run.skipped} skipped</>}
-        </dd>
-        <dt>Replays</dt>
-        <dd>
-          {run.repeat} per case, {run.min_pass} to pass
-        </dd>
-        <dt>Grader</dt>
-        <dd>{run.grader}</dd>
-        <dt>Agent models</dt>
-        <dd>{run.agent_models.join(', ') || '–'}</dd>
-        <dt>Tokens</dt>
-        <dd>
-          {run.tokens.input} in, {run.tokens.output} out
-        </dd>
-        <dt>Started</dt>
-        <dd>
-          <When at={run.created_at} /> by {run.created_by} ({run.trigger})
-        </dd>
-        {run.finished_at && (
-          <>
-            <dt>Finished</dt>
-            <dd>
-              <When at={run.finished_at} />
-            </dd>
-          </>
-        )}
-        <dt>Baseline</dt>
-        <dd>
-          {run.baseline_run_id ? (
-            <a href={evalRunPath(workspace, run.baseline_run_id)}>
-              {baseline ? `live v${baseline.version.number}` : <code>{run.baseline_run_id}</code>}
-            </a>
-          ) : (
-            'none: no live run had finished when this one started'
-          )}
-        </dd>
-      </dl>
-      <Counts run={run} baseline={baseline} />
-      <h2>Results</h2>
-      {run.results.length ? (
+    <section aria-label={title}>
+      <h2>{title}</h2>
+      {results.length ? (
         <ol className="results">
-          {run.results.map((result) => {
+          {results.map((result) => {
             const evalCase = cases.get(result.case_id);
             return (
               <li key={result.case_id} id={result.case_id} className={`result ${result.verdict}${result.regression ? ' regression' : ''}`}>
                 <ResultVerdict result={result} />
+                {result.question && <p className="question">“{result.question}”</p>}
                 <p className="meta">
                   <a href={`${agentEvalsPath(workspace, result.agent)}#${encodeURIComponent(result.case_id)}`}>
                     <code>{result.case_id}</code>
@@ -190,14 +161,89 @@ export function EvalRunPage({ viewer, workspace, run, baseline, cases }: EvalRun
                     <a href={chatPath(workspace, result.replay_chat_id)}>Replay chat</a>
                   </p>
                 )}
-                <Override workspace={workspace} runId={run.id} result={result} csrfToken={viewer.csrfToken} />
+                <Override workspace={workspace} runId={runId} result={result} csrfToken={viewer.csrfToken} />
               </li>
             );
           })}
         </ol>
       ) : (
-        <p className="muted">No case is done yet.</p>
+        <p className="muted">{empty}</p>
       )}
+    </section>
+  );
+}
+
+/**
+ * A run: its verdict, then what to look at first (regressions, failures and errors, in the order core gives them),
+ * then the run's details and counts beside the live baseline's, then the passes.
+ */
+export function EvalRunPage({ viewer, workspace, run, baseline, cases }: EvalRunPageProps) {
+  const failing = run.results.filter((r) => r.verdict !== 'pass');
+  const passing = run.results.filter((r) => r.verdict === 'pass');
+  const shared = { viewer, workspace, runId: run.id, cases };
+  return (
+    <Layout title={`Eval run ${run.id}`} viewer={viewer} workspace={workspace}>
+      <p>
+        <a href={evalRunsPath(workspace)}>Eval runs</a>
+      </p>
+      <h1>
+        Eval run on {run.environment}, v{run.version.number}: <RunVerdict run={run} />
+      </h1>
+      <Results
+        title="Regressions and failures"
+        results={failing}
+        empty={run.results.length ? 'None: every case done so far passed.' : 'No case is done yet.'}
+        {...shared}
+      />
+      <section aria-label="The run">
+        <h2>The run</h2>
+        <dl className="run-meta">
+          <dt>Run</dt>
+          <dd>
+            <code>{run.id}</code>
+          </dd>
+          <dt>Progress</dt>
+          <dd>
+            {run.done}/{run.cases} cases done{run.skipped > 0 && <>, {run.skipped} skipped</>}
+          </dd>
+          <dt>Replays</dt>
+          <dd>
+            {run.repeat} per case, {run.min_pass} to pass
+          </dd>
+          <dt>Grader</dt>
+          <dd>{run.grader}</dd>
+          <dt>Agent models</dt>
+          <dd>{run.agent_models.join(', ') || '–'}</dd>
+          <dt>Tokens</dt>
+          <dd>
+            {run.tokens.input} in, {run.tokens.output} out
+          </dd>
+          <dt>Started</dt>
+          <dd>
+            <When at={run.created_at} /> by {run.created_by} ({run.trigger})
+          </dd>
+          {run.finished_at && (
+            <>
+              <dt>Finished</dt>
+              <dd>
+                <When at={run.finished_at} />
+              </dd>
+            </>
+          )}
+          <dt>Baseline</dt>
+          <dd>
+            {run.baseline_run_id ? (
+              <a href={evalRunPath(workspace, run.baseline_run_id)}>
+                {baseline ? `live v${baseline.version.number}` : <code>{run.baseline_run_id}</code>}
+              </a>
+            ) : (
+              'none: no live run had finished when this one started'
+            )}
+          </dd>
+        </dl>
+        <Counts run={run} baseline={baseline} />
+      </section>
+      {passing.length > 0 && <Results title="Passes" results={passing} empty="" {...shared} />}
       {run.skipped_cases.length > 0 && (
         <section aria-label="Skipped">
           <h2>Skipped</h2>
