@@ -174,7 +174,13 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
       }
     };
     /** The change that fixes an open flag with a note by version 2 (or `version`). */
-    const fix = (flagId: string, revision: number, note: string, evalCaseId: string, version = { id: 'ver_ws_1_2', number: 2 }): FlagChange =>
+    const fix = (
+      flagId: string,
+      revision: number,
+      note: string,
+      evalCaseId: string,
+      version = { id: 'ver_ws_1_2', number: 2 },
+    ): FlagChange =>
       change(flagId, revision, {
         status: 'fixed',
         note,

@@ -170,7 +170,8 @@ export function createFlagService(store: Store, clock: Clock) {
     const { chat, message } = found;
     if (message.role !== 'agent')
       throw new DomainError('not_an_agent_reply', `message ${message.id} is the visitor's; flag the agent's reply`);
-    if (chat.replay) throw new DomainError('not_an_agent_reply', `message ${message.id} is a reply of an eval replay, not of a conversation`);
+    if (chat.replay)
+      throw new DomainError('not_an_agent_reply', `message ${message.id} is a reply of an eval replay, not of a conversation`);
     return found;
   }
 
