@@ -25,7 +25,7 @@ const onPostgresToo = [
   'apps/gateway/test/agents/deployments.test.ts',
   'apps/gateway/test/device-auth/{shared-limits,first-sign-in,rfc}.test.ts',
   'apps/gateway/test/evals/{runs,start,leases,finish-restart,replays,graders,events}.test.ts',
-  'apps/gateway/test/flags/{races,lifecycle,snapshot,pages}.test.ts',
+  'apps/gateway/test/flags/{races,lifecycle,snapshot,pages,fixing}.test.ts',
   'apps/gateway/test/github/{app,links}.test.ts',
   'apps/gateway/test/members/{races,api,links}.test.ts',
   'apps/gateway/test/metrics/*.test.ts',

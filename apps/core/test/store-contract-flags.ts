@@ -33,6 +33,17 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
           authorId: 'usr_ada',
           createdAt: at(0),
         });
+      // Version 2 of ws_1, published after its replies were given: the version whose runs fix their flags.
+      await store.versions.create({
+        id: 'ver_ws_1_2',
+        workspaceId: 'ws_1',
+        contentHash: 'sha256:b',
+        files: {},
+        gitCommit: null,
+        gitBranch: null,
+        authorId: 'usr_ada',
+        createdAt: at(0),
+      });
       for (const [chat, ws] of [
         ['chat_1', 'ws_1'],
         ['chat_2', 'ws_1'],
@@ -118,7 +129,13 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
     });
 
     /** A run on `environment` of these cases whose every replay passed (or `verdict`) and was reported: complete, not finished. */
-    const completeRun = async (id: string, caseIds: string[], environment = 'live', verdict: Verdict = 'pass') => {
+    const completeRun = async (
+      id: string,
+      caseIds: string[],
+      environment = 'live',
+      verdict: Verdict = 'pass',
+      version = { id: 'ver_ws_1_2', number: 2 },
+    ) => {
       const executions = caseIds.map((caseId, i) =>
         pendingExecution({ id: `${id}_exe_${i}`, runId: id, caseId, attempt: 1, agent: 'support', judge: null }),
       );
@@ -128,7 +145,7 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
           workspaceId: 'ws_1',
           environment,
           agent: null,
-          version: { id: 'ver_ws_1', number: 1 },
+          version,
           trigger: 'publish',
           repeat: 1,
           minPass: 1,
@@ -156,13 +173,19 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
         await store.evalWork.report({ ...reported, tokens: { input: 0, output: 0 }, judgeTokens: { input: 0, output: 0 } });
       }
     };
-    /** The change that fixes an open flag with a note by version 1. */
-    const fix = (flagId: string, revision: number, note: string, evalCaseId: string): FlagChange =>
+    /** The change that fixes an open flag with a note by version 2 (or `version`). */
+    const fix = (
+      flagId: string,
+      revision: number,
+      note: string,
+      evalCaseId: string,
+      version = { id: 'ver_ws_1_2', number: 2 },
+    ): FlagChange =>
       change(flagId, revision, {
         status: 'fixed',
         note,
         evalCaseId,
-        fixedByVersion: { id: 'ver_ws_1', number: 1 },
+        fixedByVersion: version,
         fixedAt: at(6),
         updatedAt: at(6),
         event: event(flagId, { actor: 'svc', fromStatus: 'open', toStatus: 'fixed', noteBefore: note, noteAfter: note, at: at(6) }),
@@ -201,12 +224,26 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
       for (const id of ['flag_1', 'flag_2']) {
         expect(await store.flags.get('ws_1', id)).toMatchObject({
           status: 'fixed',
-          fixedByVersion: { id: 'ver_ws_1', number: 1 },
+          fixedByVersion: { id: 'ver_ws_1_2', number: 2 },
           fixedAt: at(6),
         });
         expect((await store.flags.history(id)).at(-1)).toMatchObject({ actor: 'svc', fromStatus: 'open', toStatus: 'fixed' });
       }
       expect(await store.evalRuns.finish('run_1', at(7), [])).toBe('not_finishable');
+    });
+
+    it('never fixes a flag by the version that gave its reply, in a finish or in a change', async () => {
+      await openFlagsWithCases();
+      const flagged = { id: 'ver_ws_1', number: 1 };
+      await completeRun('run_flagged', ['case_1'], 'live', 'pass', flagged);
+      expect(await store.evalRuns.finish('run_flagged', at(6), [fix('flag_1', 0, 'say hi back', 'case_1', flagged)])).toBe('flag_moved');
+      expect(await store.evalRuns.get('ws_1', 'run_flagged')).toMatchObject({ status: 'running' });
+      expect(await store.flags.change(fix('flag_1', 0, 'say hi back', 'case_1', flagged))).toBe(false);
+      expect(await store.flags.get('ws_1', 'flag_1')).toMatchObject({ status: 'open', fixedByVersion: null, revision: 0 });
+      expect(await store.flags.history('flag_1')).toHaveLength(1);
+      // Finished without the fix, its pass is none the repair after a restart would fix the flag by.
+      expect(await store.evalRuns.finish('run_flagged', at(6), [])).toBe('finished');
+      expect(await store.evalRuns.passedWhileOpen('live', undefined, 10)).toEqual([]);
     });
 
     it('names the open flags whose case passed a finished run on live after they last changed, with the first such run', async () => {
@@ -226,7 +263,7 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
         flagId,
         workspaceId: 'ws_1',
         runId,
-        versionId: 'ver_ws_1',
+        versionId: 'ver_ws_1_2',
         finishedAt,
       });
       expect(await passed()).toEqual([byRun('flag_1', 'run_live', at(6))]);
@@ -300,10 +337,10 @@ export function describeFlagsStoreContract(name: string, open: OpenStore): void 
         flag('flag_c', 'chat_3_a', { workspaceId: 'ws_2', version: { id: 'ver_ws_2', number: 1 } }),
         event('flag_c'),
       );
-      await store.flags.change(change('flag_b', 0, { status: 'fixed', fixedByVersion: { id: 'ver_ws_1', number: 1 }, fixedAt: at(6) }));
+      await store.flags.change(change('flag_b', 0, { status: 'fixed', fixedByVersion: { id: 'ver_ws_1_2', number: 2 }, fixedAt: at(6) }));
       expect((await listed('ws_1', 'open')).map((f) => f.id)).toEqual(['flag_a']);
       expect(await listed('ws_1', 'fixed')).toMatchObject([
-        { id: 'flag_b', fixedByVersion: { id: 'ver_ws_1', number: 1 }, fixedAt: at(6), revision: 1 },
+        { id: 'flag_b', fixedByVersion: { id: 'ver_ws_1_2', number: 2 }, fixedAt: at(6), revision: 1 },
       ]);
       expect((await listed('ws_1', 'all')).map((f) => f.id)).toEqual(['flag_a', 'flag_b']);
       expect(await listed('ws_1', 'removed')).toEqual([]);

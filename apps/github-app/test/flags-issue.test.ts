@@ -4,7 +4,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { github, githubOnlyThroughNock, type RunningApp, startApp } from './harness.ts';
 import { IssuesOnGithub } from './issues-on-github.ts';
-import { install, repository, startWorld, type World } from './world.ts';
+import { agentFiles, install, repository, startWorld, type World } from './world.ts';
 
 let world: World;
 let app: RunningApp;
@@ -124,9 +124,13 @@ it('gives up on a repository GitHub no longer has, rather than retrying it', asy
 
 it('closes the issue with a comment once every flag is fixed', async () => {
   const { services } = world.platform.core;
-  const live = (await services.store.environments.get(world.workspace.id, 'live'))!.version!;
+  // A version after the flagged replies' is what fixes their flags.
+  const next = await services.deployments.push(world.workspace, world.owner.id, {
+    environment: 'preview',
+    files: agentFiles('Refunds take 5 days, to the card you paid with.'),
+  });
   for (const flag of (await services.flags.list(world.workspace.id, { status: 'open', limit: 100 })).flags)
-    await services.flags.markFixed(flag.id, live.id, new Date().toISOString());
+    await services.flags.markFixed(flag.id, next.version.id, new Date().toISOString());
   expect((await digest()).open).toBe(0);
 
   const scope = github();

@@ -94,6 +94,22 @@ export const createFlagInput = z
   .meta({ id: 'CreateFlagRequest' });
 export type CreateFlagInput = z.infer<typeof createFlagInput>;
 
+/** What a flag may not do as its author means it; the flag is made all the same. */
+export const flagWarning = z
+  .object({
+    code: z.enum(['reply_already_passes']).meta({
+      description: 'reply_already_passes: the reply already says every phrase the note quotes, so its eval case passes as it is',
+    }),
+    message: z.string(),
+  })
+  .meta({ id: 'FlagWarning' });
+export type FlagWarning = z.infer<typeof flagWarning>;
+
+/** A new flag, with a warning when the note asks for what the reply already says. */
+export const createdFlag = flag
+  .extend({ warning: flagWarning.optional().meta({ description: 'Present when the reply already meets the note' }) })
+  .meta({ id: 'CreatedFlag' });
+
 export const updateFlagInput = z
   .object({ note: flagNote.nullable().meta({ description: 'null or "" clears the note (and removes its eval case)' }) })
   .meta({ id: 'UpdateFlagRequest' });

@@ -23,6 +23,9 @@ export const flagsRouter = router({
     .input(z.object({ chat_id: z.string().max(100) }))
     .query(({ ctx, input }) => ctx.services.flags.ofChat(ctx.membership, input.chat_id)),
 
+  /** What flagging a reply with a note would warn of, nothing flagged. */
+  check: memberProcedure.input(createFlagInput).query(({ ctx, input }) => ctx.services.flags.check(ctx.membership, input)),
+
   create: memberProcedure
     .input(createFlagInput)
     .mutation(({ ctx, input }) => ctx.services.flags.create(ctx.membership, ctx.user.email, input)),

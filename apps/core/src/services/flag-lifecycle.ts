@@ -25,7 +25,8 @@ export const noteOf = (note: string | null | undefined): string | null => (note 
 /**
  * The flag lifecycle. A flag with a note is open and has an eval case; without one it has none. Editing the note of
  * a fixed flag reopens it. Removing a flag (any state) removes its case; a removed flag changes no more. Only an open
- * flag with a note can be fixed, by an eval run on live passing its case; a person overriding that pass opens it again.
+ * flag with a note can be fixed, by an eval run on live of a version other than the flagged reply's (one published after
+ * the reply was given) passing its case; a person overriding that pass opens it again.
  */
 export function transition(flag: FlagRecord, action: FlagAction): FlagTransition | undefined {
   if (action.kind === 'remove') {
@@ -34,7 +35,8 @@ export function transition(flag: FlagRecord, action: FlagAction): FlagTransition
   }
   if (flag.status === 'removed') throw new DomainError('flag_removed', `flag ${flag.id} was removed; flag the reply again instead`);
   if (action.kind === 'fix') {
-    if (flag.status === 'fixed') return undefined;
+    // The version that gave the flagged reply passing its case says nothing new: the reply was judged already.
+    if (flag.status === 'fixed' || action.version.id === flag.version.id) return undefined;
     if (!flag.note || !flag.evalCaseId) throw new DomainError('conflict', `flag ${flag.id} has no note, so no case that could pass`);
     return { ...flag, status: 'fixed', fixedByVersion: action.version, fixedAt: action.at, evalCase: 'keep' };
   }

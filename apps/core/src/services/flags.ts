@@ -1,9 +1,11 @@
+import { gradeByPhrases, quotedPhrases } from '@svc/agent-runtime';
 import { renderFlagsDigest } from '@svc/digest';
 import {
   type CreateFlagInput,
   DomainError,
   type FlagListQuery,
   type FlagView,
+  type FlagWarning,
   type FlagWithHistoryView,
   flagsDigestCap,
 } from '@svc/domain';
@@ -44,6 +46,21 @@ export function toFlagView(flag: FlagRecord): FlagView {
     created_by: flag.createdBy,
     created_at: flag.createdAt,
     updated_at: flag.updatedAt,
+  };
+}
+
+/**
+ * The warning for a note the reply already meets: the deterministic grader passes the reply as it is (every phrase the
+ * note quotes is in it), so the flag's case would pass on the very version that gave the reply.
+ */
+export function warningFor(reply: string, note: string | null | undefined): FlagWarning | undefined {
+  if (!note || gradeByPhrases({ messages: [{ role: 'agent', text: reply }], expected: note }).verdict !== 'pass') return undefined;
+  const phrases = quotedPhrases(note)
+    .map((p) => `"${p}"`)
+    .join(', ');
+  return {
+    code: 'reply_already_passes',
+    message: `this reply already says ${phrases}; the case would pass as it is: quote what the reply should have said instead`,
   };
 }
 
@@ -146,19 +163,32 @@ export function createFlagService(store: Store, clock: Clock) {
     return { flags: newest.map(toFlagView), total: count };
   }
 
+  /** An agent reply of one of the workspace's conversations (not of an eval replay), with its chat. */
+  async function replyOf(membership: Membership, messageId: string) {
+    const found = await store.flags.findMessage(membership.id, messageId);
+    if (!found) throw new DomainError('message_not_found', `no message ${messageId} in ${membership.slug}`);
+    const { chat, message } = found;
+    if (message.role !== 'agent')
+      throw new DomainError('not_an_agent_reply', `message ${message.id} is the visitor's; flag the agent's reply`);
+    if (chat.replay)
+      throw new DomainError('not_an_agent_reply', `message ${message.id} is a reply of an eval replay, not of a conversation`);
+    return found;
+  }
+
   return {
     originOf,
 
-    /** Flags an agent reply of one of the workspace's conversations, freezing what the chat showed. */
-    async create(membership: Membership, actor: string, input: CreateFlagInput): Promise<FlagView> {
+    /** What flagging this reply with this note would warn of, before it is flagged (what the console asks first). */
+    async check(membership: Membership, input: CreateFlagInput): Promise<{ warning: FlagWarning | null }> {
       authorize(membership, 'flag');
-      const found = await store.flags.findMessage(membership.id, input.message_id);
-      if (!found) throw new DomainError('message_not_found', `no message ${input.message_id} in ${membership.slug}`);
-      const { chat, message } = found;
-      if (message.role !== 'agent')
-        throw new DomainError('not_an_agent_reply', `message ${message.id} is the visitor's; flag the agent's reply`);
-      if (chat.replay)
-        throw new DomainError('not_an_agent_reply', `message ${message.id} is a reply of an eval replay, not of a conversation`);
+      const { message } = await replyOf(membership, input.message_id);
+      return { warning: warningFor(message.text, input.note) ?? null };
+    },
+
+    /** Flags an agent reply of one of the workspace's conversations, freezing what the chat showed. */
+    async create(membership: Membership, actor: string, input: CreateFlagInput): Promise<FlagView & { warning?: FlagWarning }> {
+      authorize(membership, 'flag');
+      const { chat, message } = await replyOf(membership, input.message_id);
       const [messages, version] = await Promise.all([store.chats.messages(chat.id), store.versions.get(membership.id, chat.versionId)]);
       // A chat's version is never deleted: its absence is a fault of ours, not the caller's.
       if (!version) throw new Error(`version ${chat.versionId} of chat ${chat.id} is missing`);
@@ -202,7 +232,8 @@ export function createFlagService(store: Store, clock: Clock) {
           details: { flag_id: outcome.flagId },
         });
       }
-      return toFlagView(flag);
+      const warning = warningFor(message.text, note);
+      return { ...toFlagView(flag), ...(warning && { warning }) };
     },
 
     /** A page of the flags in a state (or all), oldest first, of one agent when asked. */

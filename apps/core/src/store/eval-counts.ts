@@ -102,8 +102,8 @@ export interface ResultAdded {
 }
 
 /**
- * Open flags with a note whose case passed a finished run on `environment` after the flag last changed, with the first
- * such run: a pass there should have fixed the flag. A page of `limit` flags by id after `after`, read from the open
+ * Open flags with a note whose case passed a finished run on `environment` after the flag last changed, of a version
+ * other than the flagged reply's, with the first such run: a pass there should have fixed the flag. A page of `limit` flags by id after `after`, read from the open
  * flags and, for each, its case's passes by index, whatever the history.
  */
 export const passedWhileOpenSql = (environment: string, after: string, limit: string) => `
@@ -113,6 +113,7 @@ export const passedWhileOpenSql = (environment: string, after: string, limit: st
     select x.run_id from eval_results x join eval_runs pr on pr.id = x.run_id
     where x.case_id = f.eval_case_id and x.verdict = 'pass'
       and pr.environment = ${environment} and pr.status = 'finished' and pr.finished_at > f.updated_at
+      and pr.version_id <> f.version_id
     order by pr.finished_at, pr.id
     limit 1
   )

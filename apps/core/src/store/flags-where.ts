@@ -1,5 +1,5 @@
-import { and, type Column, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import type { FlagFilter } from './flags-store.ts';
+import { and, type Column, eq, isNotNull, isNull, ne, type SQL } from 'drizzle-orm';
+import type { FlagChange, FlagFilter } from './flags-store.ts';
 import { ascendingAfter } from './keyset.ts';
 import type { Position } from './page.ts';
 
@@ -49,4 +49,15 @@ export const liveCasesOf = (cases: EvalCaseColumns, workspaceId: string, agent?:
     isNull(cases.deletedAt),
     agent ? eq(cases.agent, agent) : undefined,
     ascendingAfter(cases.createdAt, cases.id, after),
+  );
+
+/**
+ * The flag a change applies to, as the change was computed from it (its revision). A fix needs a version other than
+ * the flagged reply's: only a version published after the reply was given can have fixed it.
+ */
+export const flagChangeOf = (flags: { id: Column; revision: Column; versionId: Column }, change: FlagChange): SQL | undefined =>
+  and(
+    eq(flags.id, change.flagId),
+    eq(flags.revision, change.revision),
+    change.status === 'fixed' && change.fixedByVersion ? ne(flags.versionId, change.fixedByVersion.id) : undefined,
   );

@@ -47,12 +47,12 @@ describe('the flag lifecycle, row by row', () => {
   });
 
   it('editing the note of a fixed flag reopens it, clears the fixing version and updates its case', async () => {
-    const { services, workspace, owner, conversation } = await flagWorld();
+    const { services, workspace, owner, conversation, publishNext } = await flagWorld();
     const { replies } = await conversation(['refund please']);
     const flag = await services.flags.create(workspace, owner.email, { message_id: replies[0]!, note });
-    const live = (await services.store.environments.get(workspace.id, 'live'))!.version!;
+    const live = await publishNext();
     const fixed = await services.flags.markFixed(flag.id, live.id, '2026-03-02T08:00:00.000Z');
-    expect(fixed).toMatchObject({ status: 'fixed', fixed_by_version: { id: live.id, number: 1 }, fixed_at: '2026-03-02T08:00:00.000Z' });
+    expect(fixed).toMatchObject({ status: 'fixed', fixed_by_version: { id: live.id, number: 2 }, fixed_at: '2026-03-02T08:00:00.000Z' });
     expect((await services.flags.list(workspace.id, { status: 'open', limit: 100 })).flags).toEqual([]);
     expect((await services.flags.list(workspace.id, { status: 'fixed', limit: 100 })).flags.map((f) => f.id)).toEqual([flag.id]);
 
@@ -67,12 +67,12 @@ describe('the flag lifecycle, row by row', () => {
   });
 
   it('removing a flag in any state marks it removed and removes its case; a removed flag cannot be edited', async () => {
-    const { services, workspace, owner, conversation } = await flagWorld();
+    const { services, workspace, owner, conversation, publishNext } = await flagWorld();
     const { replies } = await conversation(['a', 'b', 'c']);
-    const live = (await services.store.environments.get(workspace.id, 'live'))!.version!;
     const open = await services.flags.create(workspace, owner.email, { message_id: replies[0]!, note });
     const bare = await services.flags.create(workspace, owner.email, { message_id: replies[1]! });
     const fixed = await services.flags.create(workspace, owner.email, { message_id: replies[2]!, note });
+    const live = await publishNext();
     await services.flags.markFixed(fixed.id, live.id, '2026-03-02T08:00:00.000Z');
 
     for (const flag of [open, bare, fixed]) {
@@ -121,10 +121,10 @@ describe('the flag lifecycle, row by row', () => {
   });
 
   it('marks fixed only an open flag with a note; fixing again changes nothing', async () => {
-    const { services, workspace, owner, conversation } = await flagWorld();
+    const { services, workspace, owner, conversation, publishNext } = await flagWorld();
     const { replies } = await conversation(['a', 'b']);
-    const live = (await services.store.environments.get(workspace.id, 'live'))!.version!;
     const bare = await services.flags.create(workspace, owner.email, { message_id: replies[0]! });
+    const live = await publishNext();
     await expect(services.flags.markFixed(bare.id, live.id, '2026-03-02T08:00:00.000Z')).rejects.toMatchObject({ code: 'conflict' });
     const noted = await services.flags.create(workspace, owner.email, { message_id: replies[1]!, note });
     await services.flags.markFixed(noted.id, live.id, '2026-03-02T08:00:00.000Z');
@@ -136,6 +136,21 @@ describe('the flag lifecycle, row by row', () => {
     await expect(services.flags.markFixed('flag_unknown', live.id, '2026-03-04T08:00:00.000Z')).rejects.toMatchObject({
       code: 'flag_not_found',
     });
+  });
+
+  it('only a version other than the flagged reply’s fixes its flag: a pass of the version that gave the reply leaves it open', async () => {
+    const { services, workspace, owner, conversation, live, publishNext } = await flagWorld();
+    const { replies } = await conversation(['refund please']);
+    const flag = await services.flags.create(workspace, owner.email, { message_id: replies[0]!, note });
+    const flagged = await live();
+    const kept = await services.flags.markFixed(flag.id, flagged.id, '2026-03-02T08:00:00.000Z');
+    expect(kept).toMatchObject({ status: 'open', fixed_by_version: null });
+    expect((await services.flags.fixesBy(workspace.id, [flag.eval_case_id!], flagged, '2026-03-02T08:00:00.000Z')).length).toBe(0);
+    expect((await services.flags.get(workspace, flag.id)).history).toHaveLength(1);
+
+    const next = await publishNext();
+    const fixed = await services.flags.markFixed(flag.id, next.id, '2026-03-03T08:00:00.000Z');
+    expect(fixed).toMatchObject({ status: 'fixed', fixed_by_version: { id: next.id, number: 2 } });
   });
 
   it('an unknown flag is flag_not_found, in this workspace or another', async () => {

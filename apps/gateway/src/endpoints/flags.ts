@@ -1,4 +1,5 @@
 import {
+  createdFlag,
   createFlagInput,
   flag,
   flagList,
@@ -49,13 +50,13 @@ export const flagEndpoints = [
     path: '/api/developer/v1/:workspace/flags',
     operationId: 'createFlag',
     summary:
-      'Flag an agent reply, with a note saying what it should have said (any member but a reader); a note makes an eval case. A reply has one live flag: `already_flagged` names it',
+      'Flag an agent reply, with a note saying what it should have said (any member but a reader); a note makes an eval case. A reply has one live flag: `already_flagged` names it. When the reply already says every phrase the note quotes, the flag carries a `warning` (`reply_already_passes`): its case would pass on the version that gave the reply, and only a newer version fixes a flag',
     tags: ['flags'],
     auth: true,
     params: workspacePath,
     body: createFlagInput,
     status: 201,
-    response: { description: 'The flag', schema: flag },
+    response: { description: 'The flag, with a warning when the reply already meets the note', schema: createdFlag },
     errors: ['workspace_not_found', 'message_not_found', 'not_an_agent_reply', 'already_flagged'],
     handle: ({ core, caller, params, body }) => core.flags.create.mutate({ ...params, ...body }, caller),
   }),

@@ -19,6 +19,8 @@ let platform: TestPlatform;
 let browser: Browser;
 let backend: FakeProvider;
 let chatId: string;
+/** A chat never flagged: each width shows its reply's flag form with a warning, and saves nothing. */
+let warnedChatId: string;
 
 beforeAll(async () => {
   // A backend whose answer has long unbroken values, as a tracking URL or a token can be.
@@ -50,6 +52,11 @@ beforeAll(async () => {
   chatId = (await api(`/api/v1/${acme.slug}/chats`, { agent: 'support', environment: 'feat-a-rather-long-branch-name-for-tests' })).body
     .chat_id;
   expect((await api(`/api/v1/${acme.slug}/chats/${chatId}/messages`, { text: visitorLine })).status).toBe(201);
+  warnedChatId = (await api(`/api/v1/${acme.slug}/chats`, { agent: 'support', environment: 'feat-a-rather-long-branch-name-for-tests' }))
+    .body.chat_id;
+  expect(
+    (await api(`/api/v1/${acme.slug}/chats/${warnedChatId}/messages`, { text: 'and where is order A-100200300400500 now?' })).status,
+  ).toBe(201);
   // An eval run, finished, for the runs list and its badges.
   const evals = `/api/developer/v1/${acme.slug}/evals`;
   expect((await api(`${evals}/cases`, { agent: 'support', turns: ['where is my order?'], expected: 'Says "shipped".' })).status).toBe(201);
@@ -112,11 +119,21 @@ it.each(widths)(
     await expectFits(page, 'chat-turn-details-open');
     // A long note, as a supervisor may write. Both widths share the chat: the first flags the reply, the second finds it flagged.
     if (!(await page.getByRole('link', { name: 'Remove flag' }).count())) {
+      await page.locator('.flag-form summary').click();
+      await expectFits(page, 'chat-flag-form-open');
       await page.getByLabel(/What should the agent have said/).fill(`Say where the order is: ${'y'.repeat(200)}`);
-      await page.getByRole('button', { name: 'Flag', exact: true }).click();
+      await page.getByRole('button', { name: 'Save flag' }).click();
     }
     await page.getByRole('link', { name: 'Remove flag' }).waitFor();
     await expectFits(page, 'chat-flagged');
+    // A note quoting the reply, long unbroken tracking link and all: the warning wraps in the form.
+    await page.goto(`${platform.url}/w/${acme.slug}/chats/${warnedChatId}`);
+    const said = await page.locator('.message.agent .text').textContent();
+    await page.locator('.flag-form summary').click();
+    await page.getByLabel(/What should the agent have said/).fill(`"${said}"`);
+    await page.getByRole('button', { name: 'Save flag' }).click();
+    await page.getByRole('alert').waitFor();
+    await expectFits(page, 'chat-flag-warning');
     await visit(`/w/${acme.slug}/flags`, 'flags');
     await visit(`/w/${acme.slug}/evals`, 'eval-runs');
     expect(await page.locator('table.graders tbody tr').count()).toBe(1);

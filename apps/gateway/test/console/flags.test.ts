@@ -1,5 +1,5 @@
 import { request } from '@svc/testkit';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMemberWithToken, createUserWithToken, startPlatform, type TestPlatform } from '../platform.ts';
 import { launchChromium, signIn, windowOf } from './chromium.ts';
@@ -40,6 +40,22 @@ const reply = (page: Page) => page.locator('.message.agent');
 const flags = async (status: string) =>
   (await api(`/api/developer/v1/acme/flags?status=${status}`)).body.flags as { note: string | null }[];
 const digest = async () => String((await api('/api/developer/v1/acme/flags.md')).body);
+/** A computed style of an element, as the page draws it (read in the browser, where getComputedStyle is). */
+type Styles = { getComputedStyle(element: unknown): Record<string, string> };
+const styleOf = (element: Locator, property: 'borderLeftColor' | 'backgroundColor') =>
+  element.evaluate((e, p) => (globalThis as unknown as Styles).getComputedStyle(e)[p]!, property);
+const borderColour = (element: Locator) => styleOf(element, 'borderLeftColor');
+const red = 'rgb(170, 0, 0)';
+const green = 'rgb(26, 127, 55)';
+const unmarked = 'rgb(221, 221, 221)';
+/** Opens the reply's flag form, types the note and saves it. */
+async function flagReply(page: Page, text: string): Promise<void> {
+  await reply(page).locator('summary', { hasText: 'Flag' }).click();
+  await reply(page)
+    .getByLabel(/What should the agent have said/)
+    .fill(text);
+  await reply(page).getByRole('button', { name: 'Save flag' }).click();
+}
 
 it('a member flags a reply with a note, edits the note and removes the flag, and the API and the digest follow', async () => {
   const window = await windowOf(browser);
@@ -51,18 +67,24 @@ it('a member flags a reply with a note, edits the note and removes the flag, and
   await page.getByRole('link', { name: 'how much is it?' }).click();
   await page.getByRole('heading', { name: 'Chat with sales' }).waitFor();
 
-  await reply(page)
-    .getByLabel(/What should the agent have said/)
-    .fill(note);
-  await reply(page).getByRole('button', { name: 'Flag' }).click();
+  // The form opens from the reply's Flag button; until then the reply shows no note box, and is not marked.
+  const noteBox = reply(page).getByLabel(/What should the agent have said/);
+  expect(await noteBox.isVisible()).toBe(false);
+  expect(await borderColour(reply(page))).toBe(unmarked);
+  await reply(page).locator('summary', { hasText: 'Flag' }).click();
+  await noteBox.fill(note);
+  await reply(page).getByRole('button', { name: 'Save flag' }).click();
   const flag = reply(page).getByRole('region', { name: 'Flag', exact: true });
   await flag.waitFor();
   expect(await flag.locator('.flag-state').textContent()).toBe('Open');
+  // A flagged reply is marked in red, its state too.
+  expect(await borderColour(reply(page))).toBe(red);
+  expect(await styleOf(flag.locator('.flag-state'), 'backgroundColor')).toBe(red);
   expect(await flag.getByLabel('Note').inputValue()).toBe(note);
   expect(await flag.locator('.flag-history li').allTextContents()).toEqual([
     expect.stringMatching(/^ada@example.com: new → open, note added · /),
   ]);
-  expect(await reply(page).getByRole('button', { name: 'Flag', exact: true }).count()).toBe(0);
+  expect(await reply(page).locator('summary', { hasText: 'Flag' }).count()).toBe(0);
   expect((await flags('open')).map((f) => f.note)).toEqual([note]);
   expect(await digest()).toContain(note);
 
@@ -86,7 +108,8 @@ it('a member flags a reply with a note, edits the note and removes the flag, and
   const removed = reply(page).getByRole('region', { name: 'Removed flag' });
   await removed.waitFor();
   expect(await removed.locator('.flag-history').textContent()).toContain('open → removed');
-  expect(await reply(page).getByRole('button', { name: 'Flag', exact: true }).count()).toBe(1);
+  expect(await reply(page).locator('summary', { hasText: 'Flag' }).count()).toBe(1);
+  expect(await borderColour(reply(page))).toBe(unmarked);
   expect(await flags('open')).toEqual([]);
   expect((await flags('removed')).map((f) => f.note)).toEqual([editedNote]);
   expect(await digest()).not.toContain(editedNote);
@@ -128,7 +151,7 @@ it("the inbox's flagged-only filter shows only the chats marked as flagged", asy
   await signIn(window, platform, 'ada@example.com');
   const page = await window.newPage();
   await page.goto(`${platform.url}/w/acme/chats/${chatId}`);
-  await reply(page).getByRole('button', { name: 'Flag', exact: true }).click();
+  await flagReply(page, '');
   await reply(page).getByRole('region', { name: 'Flag', exact: true }).waitFor();
 
   await page.goto(`${platform.url}/w/acme/inbox`);
@@ -153,20 +176,28 @@ it('a fixed flag shows the version that fixed it, in place and on the flags page
   const page = await window.newPage();
   await page.goto(`${platform.url}/w/acme/inbox`);
   await page.getByRole('link', { name: 'do you ship abroad?' }).click();
-  await reply(page)
-    .getByLabel(/What should the agent have said/)
-    .fill('Say that we ship to the EU.');
-  await reply(page).getByRole('button', { name: 'Flag', exact: true }).click();
+  await flagReply(page, 'Say that we ship to the EU.');
   await reply(page).getByRole('region', { name: 'Flag', exact: true }).waitFor();
   const { flags: openFlags } = (await api('/api/developer/v1/acme/flags')).body as {
     flags: { id: string; note: string | null; version: { id: string } }[];
   };
   const noted = openFlags.find((f) => f.note === 'Say that we ship to the EU.')!;
-  await platform.core.services.flags.markFixed(noted.id, noted.version.id, '2026-03-02T08:00:00.000Z');
+  // The version that gave the reply fixes nothing; the next one does.
+  await platform.core.services.flags.markFixed(noted.id, noted.version.id, '2026-03-02T07:00:00.000Z');
+  await page.reload();
+  expect(await reply(page).locator('.flag-state').textContent()).toBe('Open');
+  const next = { ...files, 'agents/sales/instructions.md': 'Sell, politely.' };
+  const deployed = await request(`${platform.url}/api/developer/v1/acme/deployments`, {
+    token,
+    json: { environment: 'live', files: next },
+  });
+  expect(deployed.body.version.number).toBe(2);
+  await platform.core.services.flags.markFixed(noted.id, deployed.body.version.id, '2026-03-02T08:00:00.000Z');
 
   await page.reload();
   const flag = reply(page).getByRole('region', { name: 'Flag', exact: true });
-  expect(await flag.locator('.flag-state').textContent()).toBe('Fixed in v1 (2026-03-02 08:00 UTC)');
+  expect(await flag.locator('.flag-state').textContent()).toBe('Fixed in v2 (2026-03-02 08:00 UTC)');
+  expect(await borderColour(reply(page))).toBe(green);
   expect(await flag.locator('.flag-history li').last().textContent()).toMatch(/^svc: open → fixed · /);
   await page.goto(`${platform.url}/w/acme/flags`);
   expect(await page.getByRole('region', { name: 'Open' }).getByText('Say that we ship to the EU.').count()).toBe(0);
@@ -178,6 +209,37 @@ it('a fixed flag shows the version that fixed it, in place and on the flags page
   await flag.getByRole('button', { name: 'Edit note' }).click();
   await page.waitForURL(/\/chats\//);
   expect(await reply(page).getByRole('region', { name: 'Flag', exact: true }).locator('.flag-state').textContent()).toBe('Open');
+  await window.close();
+});
+
+it('flagging a reply with a note it already meets shows why before saving; the supervisor saves it anyway or changes the note', async () => {
+  await createMemberWithToken(platform, 'acme', 'sam@example.com', 'supervisor');
+  const chat = (await request(`${platform.url}/api/v1/acme/chats`, { token, json: { agent: 'sales', environment: 'live' } })).body.chat_id;
+  expect(
+    (await request(`${platform.url}/api/v1/acme/chats/${chat}/messages`, { token, json: { text: 'what does it cost?' } })).status,
+  ).toBe(201);
+  const met = '"Our plans start at 10 USD." Do not lead with the price.';
+  const window = await windowOf(browser);
+  await signIn(window, platform, 'sam@example.com');
+  const page = await window.newPage();
+  await page.goto(`${platform.url}/w/acme/chats/${chat}`);
+  const ofChat = async () => ((await flags('all')) as { chat_id: string; note: string | null }[]).filter((f) => f.chat_id === chat);
+
+  await flagReply(page, met);
+  const warning = reply(page).getByRole('alert');
+  await warning.waitFor();
+  expect(await warning.textContent()).toContain('this reply already says "Our plans start at 10 USD."; the case would pass as it is');
+  // Nothing saved: the form stays open with the note, and its button now saves it all the same.
+  expect(await ofChat()).toEqual([]);
+  expect(await reply(page).getByRole('region', { name: 'Flag', exact: true }).count()).toBe(0);
+  expect(
+    await reply(page)
+      .getByLabel(/What should the agent have said/)
+      .inputValue(),
+  ).toBe(met);
+  await reply(page).getByRole('button', { name: 'Flag anyway' }).click();
+  await reply(page).getByRole('region', { name: 'Flag', exact: true }).waitFor();
+  expect((await ofChat()).map((f) => f.note)).toEqual([met]);
   await window.close();
 });
 

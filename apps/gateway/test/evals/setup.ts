@@ -127,7 +127,10 @@ export async function reportAll(store: Store): Promise<void> {
   }
 }
 
-/** A workspace whose live agent answers as its one flag's note asks, with a run of that flag's case started on live. */
+/**
+ * A workspace with one flag on a reply of version 1, and version 2, which answers as the flag's note asks, published
+ * to live: its publish started a run of the flag's case there.
+ */
 export async function flaggedLiveRun(platform: TestPlatform, slug: string): Promise<{ ws: EvalsApi; flagId: string; runId: string }> {
   const ws = await evalsWorkspace(platform, slug);
   await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug }));
@@ -135,5 +138,8 @@ export async function flaggedLiveRun(platform: TestPlatform, slug: string): Prom
   const { replyId } = await ws.say('what is the price?');
   const flag = await ws.api('/flags', { json: { message_id: replyId, note: 'Say "12 USD".' } });
   expect(flag.status).toBe(201);
-  return { ws, flagId: flag.body.id, runId: (await ws.start({ environment: 'live' })).id };
+  await ws.deploy('preview', salesAgent('Plans start at 12 USD.', { slug, fallback: 'Hello from sales, v2.' }));
+  const published = await ws.api('/publish', { json: {} });
+  expect(published.body).toMatchObject({ version: { number: 2 }, eval_run_id: expect.any(String) });
+  return { ws, flagId: flag.body.id, runId: published.body.eval_run_id };
 }

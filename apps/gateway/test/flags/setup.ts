@@ -11,6 +11,8 @@ export interface FlagsApi {
   conversation(texts: string[], options?: { replay?: boolean }): Promise<{ chatId: string; replies: string[]; visitors: string[] }>;
   /** A token of a new member with this role. */
   member(role: Role, email?: string): Promise<string>;
+  /** Publishes a new version of the agent (its instructions changed) to live: what a flag's fix needs. Its id and number. */
+  publishNext(): Promise<{ id: string; number: number }>;
   workspaceId: string;
   token: string;
 }
@@ -20,6 +22,7 @@ export async function flagsWorkspace(platform: TestPlatform, slug: string, backe
   const token = await createUserWithToken(platform, `owner@${slug}.example`);
   const api = (path: string, init: RequestOptions = {}) => request(`${platform.url}${path}`, { token, ...init });
   expect((await api('/cli/workspaces', { json: { slug } })).status).toBe(201);
+  let published = 1;
   const files = {
     ...orderAgent({ url: backendUrl, headers: '{ X-Api-Key: "{{secrets.SHOP_KEY}}" }' }),
     'svc.yaml': `workspace: ${slug}\n`,
@@ -51,6 +54,14 @@ export async function flagsWorkspace(platform: TestPlatform, slug: string, backe
         visitors.push(sent.body.visitor_message_id);
       }
       return { chatId, replies, visitors };
+    },
+    async publishNext() {
+      published += 1;
+      const next = { ...files, 'agents/support/instructions.md': `Help with orders, v${published}.` };
+      expect((await api(`/api/developer/v1/${slug}/deployments`, { json: { environment: 'preview', files: next } })).status).toBe(201);
+      const publish = await api(`/api/developer/v1/${slug}/publish`, { json: {} });
+      expect(publish.status).toBe(200);
+      return publish.body.version;
     },
     async member(role, email = `${role}@${slug}.example`) {
       const memberToken = await createUserWithToken(platform, email);

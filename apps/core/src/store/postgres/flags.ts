@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, lte, ne } from 'drizzle
 import { toMessage } from '../agents-rows.ts';
 import { caseRow, flagRow, toFlag } from '../flags-rows.ts';
 import type { FlagChange, FlagsStore } from '../flags-store.ts';
-import { digestFlagsOf, flagsOf } from '../flags-where.ts';
+import { digestFlagsOf, flagChangeOf, flagsOf } from '../flags-where.ts';
 import { pageOf } from '../page.ts';
 import { messageColumns } from './agents.ts';
 import type { PgDb } from './database.ts';
@@ -38,7 +38,7 @@ export async function applyFlagChange(tx: PgTx, change: FlagChange): Promise<boo
       updatedAt: change.updatedAt,
       revision: change.revision + 1,
     })
-    .where(and(eq(flags.id, change.flagId), eq(flags.revision, change.revision)))
+    .where(flagChangeOf(flags, change))
     .returning({ id: flags.id });
   if (updated.length === 0) return false;
   const caseChange = change.evalCase;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import { caseRow, flagRow, toFlag } from '../flags-rows.ts';
 import type { FlagChange, FlagsStore } from '../flags-store.ts';
-import { digestFlagsOf, flagsOf } from '../flags-where.ts';
+import { digestFlagsOf, flagChangeOf, flagsOf } from '../flags-where.ts';
 import { pageOf } from '../page.ts';
 import { toMessage } from '../agents-rows.ts';
 import type { SqliteDb } from './database.ts';
@@ -25,7 +25,7 @@ export function applyFlagChange(db: SqliteDb, change: FlagChange): boolean {
       updatedAt: change.updatedAt,
       revision: change.revision + 1,
     })
-    .where(and(eq(flags.id, change.flagId), eq(flags.revision, change.revision)))
+    .where(flagChangeOf(flags, change))
     .run();
   if (updated.changes === 0) return false;
   const caseChange = change.evalCase;

@@ -1,5 +1,6 @@
 import { flag as flagView, type FlagListQuery, flagListQuery } from '@svc/domain';
 import type { Request, Router } from 'express';
+import { sendChatPage } from './inbox-routes.tsx';
 import { formField, type PageKit } from './page-kit.tsx';
 import { pageQueryOf, queryValue } from './page-query.ts';
 import { FlagsPage } from './pages/flags.tsx';
@@ -19,7 +20,8 @@ const noteField = (req: Request) => {
  * Flagging agent replies from the console: flag with a note, edit the note, remove the flag. Each change goes back
  * to the flagged reply on its chat's page; core decides who may and what each change does.
  */
-export function flagRoutes(routes: Router, { core, session, page, viewer, workspaceForm }: PageKit): void {
+export function flagRoutes(routes: Router, kit: PageKit): void {
+  const { core, session, page, viewer, workspaceForm } = kit;
   /** Runs a form's change, then shows the flagged reply on its chat's page again. */
   const change = (act: (req: Request, workspace: string) => Promise<{ chat_id: string; message_id: string }>) =>
     workspaceForm(async (req, workspace) => {
@@ -27,11 +29,28 @@ export function flagRoutes(routes: Router, { core, session, page, viewer, worksp
       return `${chatPath(workspace, flagged.chat_id)}#${encodeURIComponent(flagged.message_id)}`;
     });
 
+  /**
+   * Flags a reply. A note the reply already meets is not saved at first: the chat's page shows it back with the
+   * warning, and the form posted again (confirmed) saves it.
+   */
   routes.post(
     '/w/:workspace/chats/:chat/flags',
-    change((req, workspace) =>
-      core.flags.create.mutate({ workspace, message_id: formField(req, 'message_id'), note: noteField(req) }, session.caller(req)),
-    ),
+    workspaceForm(async (req, workspace, res, signedIn) => {
+      const input = { workspace, message_id: formField(req, 'message_id'), note: noteField(req) };
+      if (formField(req, 'confirmed') !== 'yes') {
+        const { warning } = await core.flags.check.query(input, session.caller(req));
+        if (warning) {
+          await sendChatPage(kit, req, res, signedIn, String(req.params.chat), {
+            messageId: input.message_id,
+            note: input.note ?? '',
+            warning,
+          });
+          return undefined;
+        }
+      }
+      const flagged = await core.flags.create.mutate(input, session.caller(req));
+      return `${chatPath(workspace, flagged.chat_id)}#${encodeURIComponent(flagged.message_id)}`;
+    }),
   );
   routes.post(
     '/w/:workspace/flags/:id/note',

@@ -1,14 +1,16 @@
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { PageKit } from './page-kit.tsx';
 import { queryValue } from './page-query.ts';
-import { ReplyFlag } from './components/reply-flag.tsx';
+import { type FlagDraft, ReplyFlag } from './components/reply-flag.tsx';
+import type { ChatMessage } from './core-answers.ts';
 import { ChatPage } from './pages/chat.tsx';
 import { InboxPage } from './pages/inbox.tsx';
 import { sendPage } from './render.tsx';
-import { roleIn } from './viewer.ts';
+import { roleIn, type Viewer } from './viewer.ts';
 
 /** The inbox and each chat's page, for every member of the workspace; a chat's page shows its replies' flags. */
-export function inboxRoutes(routes: Router, { core, session, page, viewer }: PageKit): void {
+export function inboxRoutes(routes: Router, kit: PageKit): void {
+  const { core, session, page, viewer } = kit;
   routes.get(
     '/w/:workspace/inbox',
     page(async (req, res) => {
@@ -50,29 +52,47 @@ export function inboxRoutes(routes: Router, { core, session, page, viewer }: Pag
     page(async (req, res) => {
       const signedIn = await viewer(req, res);
       if (!signedIn) return;
-      const workspace = String(req.params.workspace);
-      const caller = session.caller(req);
-      const chat = await core.chats.get.query({ workspace, chat_id: String(req.params.id) }, caller);
-      // A reply's flags, removed ones too, each with its history and its fixing run: the page shows them in place.
-      const { flags } = await core.flags.ofChat.query({ workspace, chat_id: chat.chat_id }, caller);
-      sendPage(
-        res,
-        <ChatPage
-          viewer={signedIn}
-          workspace={workspace}
-          chat={chat}
-          replyActions={(m) => (
-            <ReplyFlag
-              workspace={workspace}
-              chatId={chat.chat_id}
-              messageId={m.id}
-              csrfToken={signedIn.csrfToken}
-              actor={{ email: signedIn.email, role: roleIn(signedIn, workspace) }}
-              flags={flags.filter((f) => f.message_id === m.id)}
-            />
-          )}
-        />,
-      );
+      await sendChatPage(kit, req, res, signedIn, String(req.params.id));
     }),
+  );
+}
+
+/**
+ * A chat's page: every message, each agent reply with its flags in place, a flagged reply marked in its flag's colour.
+ * A `draft` shows its reply's flag form open with the note posted and why it was not saved yet.
+ */
+export async function sendChatPage(
+  { core, session }: PageKit,
+  req: Request,
+  res: Response,
+  signedIn: Viewer,
+  chatId: string,
+  draft?: FlagDraft,
+): Promise<void> {
+  const workspace = String(req.params.workspace);
+  const caller = session.caller(req);
+  const chat = await core.chats.get.query({ workspace, chat_id: chatId }, caller);
+  // A reply's flags, removed ones too, each with its history and its fixing run: the page shows them in place.
+  const { flags } = await core.flags.ofChat.query({ workspace, chat_id: chat.chat_id }, caller);
+  const live = (m: ChatMessage) => flags.find((f) => f.message_id === m.id && f.status !== 'removed');
+  sendPage(
+    res,
+    <ChatPage
+      viewer={signedIn}
+      workspace={workspace}
+      chat={chat}
+      flagOf={(m) => live(m)?.status as 'open' | 'fixed' | undefined}
+      replyActions={(m) => (
+        <ReplyFlag
+          workspace={workspace}
+          chatId={chat.chat_id}
+          messageId={m.id}
+          csrfToken={signedIn.csrfToken}
+          actor={{ email: signedIn.email, role: roleIn(signedIn, workspace) }}
+          flags={flags.filter((f) => f.message_id === m.id)}
+          draft={draft?.messageId === m.id ? draft : undefined}
+        />
+      )}
+    />,
   );
 }

@@ -25,9 +25,9 @@ export interface PageKit {
   currentViewer(req: Request): Promise<Viewer | undefined>;
   /**
    * A workspace form's POST: for the signed-in person, with the session's CSRF token checked, runs the change and
-   * answers 303 to the page it names.
+   * answers 303 to the page it names; a change that names none answered itself (`res`, as `signedIn` sees it).
    */
-  workspaceForm(act: (req: Request, workspace: string) => Promise<string>): PageHandler;
+  workspaceForm(act: (req: Request, workspace: string, res: Response, signedIn: Viewer) => Promise<string | undefined>): PageHandler;
 }
 
 export function pageKit(core: CoreClient, session: ConsoleSession, log: Logger): PageKit {
@@ -72,7 +72,8 @@ export function pageKit(core: CoreClient, session: ConsoleSession, log: Logger):
         const signedIn = await viewer(req, res);
         if (!signedIn) return;
         checkCsrf(req, signedIn.csrfToken);
-        res.redirect(303, await act(req, String(req.params.workspace)));
+        const next = await act(req, String(req.params.workspace), res, signedIn);
+        if (next !== undefined) res.redirect(303, next);
       }),
   };
 }

@@ -65,6 +65,10 @@ export const flagCases: OperationCases = {
       const create = (json: unknown, params = acme, as = token) => api.call('createFlag', { token: as, params, json });
       const created = await create({ message_id: reply, note: 'Say hi.' }, acme, supervisorToken);
       expect(created.status).toBe(201);
+      expect(created.body.warning).toBeUndefined();
+      // The reply says "Hello.": a note quoting it warns that the case would pass as it is.
+      const warned = await create({ message_id: (await turn(world)).reply, note: 'Say "hello".' });
+      expect(warned).toMatchObject({ status: 201, body: { status: 'open', warning: { code: 'reply_already_passes' } } });
       expect((await create({ message_id: reply })).body).toMatchObject({ flag_id: created.body.id, error: { code: 'already_flagged' } });
       expect((await create({ message_id: visitor })).body.error.code).toBe('not_an_agent_reply');
       expect((await create({ message_id: 'msg_unknown' })).body.error.code).toBe('message_not_found');

@@ -1,4 +1,4 @@
-import { allowsChange, type Role } from '@svc/domain';
+import { allowsChange, type FlagWarning, type Role } from '@svc/domain';
 import type { ChatFlagAnswer, FlagAnswer, FlagWithHistoryAnswer } from '../core-answers.ts';
 import { agentEvalsPath, chatFlagsPath, evalRunPath, evalRunsPath, flagPath } from '../paths.ts';
 import { CsrfField } from './csrf-field.tsx';
@@ -13,6 +13,43 @@ export interface ReplyFlagProps {
   actor: { email: string; role: Role };
   /** The reply's flags, each with its history and, once fixed, the live run that fixed it; at most one is not removed. */
   flags: ChatFlagAnswer[];
+  /** A note posted for this reply and not saved yet, with why: the form shows open with it, asking to confirm. */
+  draft?: FlagDraft;
+}
+
+/** A note the reply already meets: shown back with the warning before the flag is saved. */
+export interface FlagDraft {
+  messageId: string;
+  note: string;
+  warning: FlagWarning;
+}
+
+/**
+ * The flag form, folded behind a "Flag" button (a <details>, so without JavaScript too). A draft opens it with its
+ * note and warning, and its button saves the flag all the same.
+ */
+function FlagForm({ workspace, chatId, messageId, csrfToken, draft }: Omit<ReplyFlagProps, 'actor' | 'flags'>) {
+  const noteId = `flag-note-${messageId}`;
+  return (
+    <details className="flag-form" open={draft !== undefined}>
+      <summary className="button secondary">Flag</summary>
+      <form method="post" action={chatFlagsPath(workspace, chatId)}>
+        <CsrfField token={csrfToken} />
+        <input type="hidden" name="message_id" value={messageId} />
+        <label htmlFor={noteId}>What should the agent have said? (optional)</label>
+        <textarea id={noteId} name="note" rows={3} maxLength={10_000} defaultValue={draft?.note} />
+        {draft && (
+          <>
+            <p className="warning" role="alert">
+              Not saved yet: {draft.warning.message}.
+            </p>
+            <input type="hidden" name="confirmed" value="yes" />
+          </>
+        )}
+        <button>{draft ? 'Flag anyway' : 'Save flag'}</button>
+      </form>
+    </details>
+  );
 }
 
 /** Where the flag's case is, and, once fixed, the live run whose pass fixed it. */
@@ -68,7 +105,7 @@ function FlagHistory({ flag }: { flag: FlagWithHistoryAnswer }) {
  * What a supervisor does with an agent reply: flag it with a note, or, once flagged, see the flag's state and
  * history, edit its note or remove it. Removed flags stay listed with their history; the reply can be flagged again.
  */
-export function ReplyFlag({ workspace, chatId, messageId, csrfToken, actor, flags }: ReplyFlagProps) {
+export function ReplyFlag({ workspace, chatId, messageId, csrfToken, actor, flags, draft }: ReplyFlagProps) {
   const live = flags.find((f) => f.status !== 'removed');
   const removed = flags.filter((f) => f.status === 'removed');
   const csrf = <CsrfField token={csrfToken} />;
@@ -102,13 +139,7 @@ export function ReplyFlag({ workspace, chatId, messageId, csrfToken, actor, flag
           <FlagHistory flag={live} />
         </section>
       ) : (
-        <form method="post" action={chatFlagsPath(workspace, chatId)} className="flag-form">
-          {csrf}
-          <input type="hidden" name="message_id" value={messageId} />
-          <label htmlFor={noteId('flag-note')}>What should the agent have said? (optional)</label>
-          <textarea id={noteId('flag-note')} name="note" rows={3} maxLength={10_000} />
-          <button>Flag</button>
-        </form>
+        <FlagForm workspace={workspace} chatId={chatId} messageId={messageId} csrfToken={csrfToken} draft={draft} />
       )}
       {removed.map((f) => (
         <section key={f.id} className="flag removed" aria-label="Removed flag">

@@ -12,10 +12,12 @@ export interface ChatPageProps {
   chat: ChatAnswer;
   /** What goes under an agent reply, after its turn details: the place for acting on the reply. */
   replyActions?: (message: ChatMessage) => ReactNode;
+  /** The state of a reply's flag (not removed), which marks the reply in its colour. */
+  flagOf?: (message: ChatMessage) => 'open' | 'fixed' | undefined;
 }
 
 /** A chat as it happened: every message, oldest first, each agent reply with what the agent did to write it. */
-export function ChatPage({ viewer, workspace, chat, replyActions }: ChatPageProps) {
+export function ChatPage({ viewer, workspace, chat, replyActions, flagOf }: ChatPageProps) {
   return (
     <Layout title={`Chat ${chat.chat_id}`} viewer={viewer} workspace={workspace}>
       <p>
@@ -39,7 +41,7 @@ export function ChatPage({ viewer, workspace, chat, replyActions }: ChatPageProp
       {chat.messages.length ? (
         <ol className="messages">
           {chat.messages.map((m) => (
-            <li key={m.id} id={m.id} className={`message ${m.role}`}>
+            <li key={m.id} id={m.id} className={[`message ${m.role}`, ...(flagOf?.(m) ? [`flagged-${flagOf(m)}`] : [])].join(' ')}>
               <p className="meta">
                 {m.role === 'visitor' ? 'Visitor' : chat.agent} · <When at={m.created_at} />
               </p>
