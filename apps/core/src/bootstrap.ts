@@ -11,6 +11,7 @@ import type { Clock } from './services/clock.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createPostgresStore } from './store/postgres/postgres-store.ts';
 import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
+import { defaultStatementTimeoutMs } from './store/postgres/database.ts';
 import type { Store } from './store/store.ts';
 
 /**
@@ -102,7 +103,12 @@ export async function startCore({
     await closeServer(server);
     throw error;
   }
-  const { closeChannels } = serve(services, { secretKey, log, callsPerFrame: database ? undefined : sqliteCallsPerFrame });
+  const { closeChannels } = serve(services, {
+    secretKey,
+    log,
+    callsPerFrame: database ? undefined : sqliteCallsPerFrame,
+    callBudgetMs: database ? (database.statementTimeoutMs ?? defaultStatementTimeoutMs) : undefined,
+  });
   services.toolEgress.platformPorts.add(boundPort);
   if (!(await services.rateLimits.connected())) log.warn('Redis is out of reach: rate limits count in this core alone until it is back');
   services.delivery.start();

@@ -9,6 +9,7 @@ import { createContext, errorCodeOf, sessionHeader } from './trpc.ts';
 import { createTrpcChannel } from './trpc-channel.ts';
 import type { CallAnswered } from './trpc-call.ts';
 import { createTrpcHttpHandler } from './trpc-http.ts';
+import { withCallBudget } from './store/call-budget.ts';
 
 export const trpcPath = '/trpc';
 
@@ -26,6 +27,8 @@ export interface ServeOptions {
   log: Logger;
   /** How many calls a gateway may send in a frame; any number when unset. */
   callsPerFrame?: number;
+  /** The database time each call has, all its waits together (PostgreSQL's); unset, each statement has its own. */
+  callBudgetMs?: number;
 }
 
 const refusal = '{"error":{"code":"unauthorized","message":"core answers only the platform\'s own processes"}}';
@@ -80,7 +83,7 @@ export function createCoreServer(): CoreServer {
 }
 
 /** What answers core's requests and channels, with `services`. */
-function coreHandlers(services: Services, { secretKey, log, callsPerFrame }: ServeOptions) {
+function coreHandlers(services: Services, { secretKey, log, callsPerFrame, callBudgetMs }: ServeOptions) {
   const isInternal = internalTokenCheck(secretKey);
   const onError = (error: TRPCError, path: string) => {
     if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError))
@@ -88,18 +91,21 @@ function coreHandlers(services: Services, { secretKey, log, callsPerFrame }: Ser
   };
   const onAnswered = ({ procedure, error, seconds }: CallAnswered) =>
     services.metrics.callAnswered(procedure, error ? errorCodeOf(error) : 'ok', seconds);
+  const within = callBudgetMs === undefined ? undefined : <T>(work: () => Promise<T>) => withCallBudget(callBudgetMs, work);
   const trpc = createTrpcHttpHandler({
     router: appRouter,
     prefix: `${trpcPath}/`,
     createContext: (req) => createContext(services, req.headers.authorization, req.headers[sessionHeader] as string | undefined),
     onError,
     onAnswered,
+    within,
   });
   const channel = createTrpcChannel({
     router: appRouter,
     createContext: (authorization, session) => createContext(services, authorization, session),
     onError,
     onAnswered,
+    within,
     onChannelError: (error) => log.warn({ err: error }, 'closed a core channel that broke the protocol'),
     callsPerFrame,
   });

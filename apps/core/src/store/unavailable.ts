@@ -1,4 +1,5 @@
 import { DomainError } from '@svc/domain';
+import { DatabaseDeadlinePassed } from './call-budget.ts';
 
 /**
  * SQLSTATEs of a database that could not serve a statement now: a statement timeout (or cancel), a lock not had in
@@ -68,6 +69,7 @@ export function sqlState(error: unknown): string | undefined {
 /** Whether `error` means the database could not serve the call now: out of reach, stopping, busy or too slow. */
 function isUnavailable(error: unknown): boolean {
   for (const cause of causes(error)) {
+    if (cause instanceof DatabaseDeadlinePassed) return true;
     const code = codeOf(cause);
     if (code !== undefined) {
       if (isSqlState(code) && (unavailableStates.has(code) || code.startsWith('08'))) return true;
