@@ -11,6 +11,8 @@ import type { Clock } from './services/clock.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createPostgresStore } from './store/postgres/postgres-store.ts';
 import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
+import { defaultStatementTimeoutMs } from './store/postgres/database.ts';
+import type { Store } from './store/store.ts';
 
 /**
  * How many calls a core on SQLite takes from the gateway in a frame. Its statements run one after another on its one
@@ -67,10 +69,11 @@ async function repairLeftOver(services: Services, log: Logger, signal: AbortSign
 }
 
 /**
- * Opens the database (PostgreSQL at `database.url`, else SQLite under `dataDir`), seeds local mode when configured,
- * serves core on `host` (loopback unless told) to the callers that present the internal token derived from
- * `secretKey`, starts the delivery loop (which resumes whatever was queued before a restart), and repairs in the
- * background what a stopped core left undone.
+ * Listens on `port` at `host` (loopback unless told) first, so that a core that cannot serve fails before it opens its
+ * database: answering 503 meanwhile, it opens the database (PostgreSQL at `database.url`, else SQLite under
+ * `dataDir`), seeds local mode when configured, then serves core to the callers that present the internal token
+ * derived from `secretKey`, starts the delivery loop (which resumes whatever was queued before a restart), and repairs
+ * in the background what a stopped core left undone.
  */
 export async function startCore({
   dataDir,
@@ -82,16 +85,30 @@ export async function startCore({
   clock,
   log,
 }: CoreOptions): Promise<RunningCore> {
-  const store = database ? await createPostgresStore(database.url, database) : createSqliteStore(join(dataDir, 'svc.db'));
-  const services = createServices({ store, secretKey, config, clock, log });
-  const sealed = await services.senders.sealClearSecrets();
-  if (sealed > 0) log.info({ senders: sealed }, 'sealed sender secrets kept in the clear by an earlier version');
-  if (config.localMode) {
-    const { seeded } = await seedLocalMode(services, dataDir, config.demoBackend);
-    if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
-  }
-  const { server, closeChannels } = createCoreServer(services, secretKey, log, database ? undefined : sqliteCallsPerFrame);
+  const { server, serve } = createCoreServer();
   const boundPort = await listen(server, port, host, 'CORE_PORT');
+  let store: Store | undefined;
+  let services: Services;
+  try {
+    store = database ? await createPostgresStore(database.url, database) : createSqliteStore(join(dataDir, 'svc.db'));
+    services = createServices({ store, secretKey, config, clock, log });
+    const sealed = await services.senders.sealClearSecrets();
+    if (sealed > 0) log.info({ senders: sealed }, 'sealed sender secrets kept in the clear by an earlier version');
+    if (config.localMode) {
+      const { seeded } = await seedLocalMode(services, dataDir, config.demoBackend);
+      if (seeded) log.info({ dataDir }, 'seeded local mode: dev@example.com owns workspace demo');
+    }
+  } catch (error) {
+    await store?.close();
+    await closeServer(server);
+    throw error;
+  }
+  const { closeChannels } = serve(services, {
+    secretKey,
+    log,
+    callsPerFrame: database ? undefined : sqliteCallsPerFrame,
+    callBudgetMs: database ? (database.statementTimeoutMs ?? defaultStatementTimeoutMs) : undefined,
+  });
   services.toolEgress.platformPorts.add(boundPort);
   if (!(await services.rateLimits.connected())) log.warn('Redis is out of reach: rate limits count in this core alone until it is back');
   services.delivery.start();
@@ -119,7 +136,7 @@ export async function startCore({
         await services.retention.stop();
         await repaired;
         await services.rateLimits.close();
-        await store.close();
+        await services.store.close();
       })();
       return stopped;
     },

@@ -1,15 +1,19 @@
-import { runMain, serveMetrics } from '@svc/server-kit';
+import { bindMetrics, runMain } from '@svc/server-kit';
 import { startCore } from './bootstrap.ts';
 import { readEnv } from './env.ts';
 
 await runMain('core', async (log) => {
   const env = readEnv();
+  // Its ports before its work: a port that is taken fails the start before core opens its database.
+  const metrics = env.metrics && (await bindMetrics(env.metrics));
   const core = await startCore({ ...env, log });
   // The database URL may hold a password: only which store is named.
   const store = env.database ? 'postgres' : `sqlite in ${env.dataDir}`;
   log.info({ url: core.url, store, localMode: env.config.localMode }, 'core listening');
-  const metrics = env.metrics && (await serveMetrics(core.services.metrics.registry, env.metrics));
-  if (metrics) log.info({ url: metrics.url }, 'metrics served');
+  if (metrics) {
+    metrics.serve(core.services.metrics.registry);
+    log.info({ url: metrics.url }, 'metrics served');
+  }
   return async () => {
     await metrics?.stop();
     await core.stop();

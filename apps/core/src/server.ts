@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { DomainError } from '@svc/domain';
 import type { TRPCError } from '@trpc/server';
 import { internalTokenCheck, internalTokenHeader, type Logger } from '@svc/server-kit';
@@ -8,13 +9,26 @@ import { createContext, errorCodeOf, sessionHeader } from './trpc.ts';
 import { createTrpcChannel } from './trpc-channel.ts';
 import type { CallAnswered } from './trpc-call.ts';
 import { createTrpcHttpHandler } from './trpc-http.ts';
+import { withCallBudget } from './store/call-budget.ts';
 
 export const trpcPath = '/trpc';
 
 export interface CoreServer {
   server: Server;
-  /** Answers the gateways' running calls, then closes their channels (before the server itself closes). */
-  closeChannels(): Promise<void>;
+  /**
+   * Serves core's calls and health with `services` from now on; until then, every request answers 503 and every
+   * channel is refused, as a core that is starting.
+   */
+  serve(services: Services, options: ServeOptions): { closeChannels(): Promise<void> };
+}
+
+export interface ServeOptions {
+  secretKey: Buffer;
+  log: Logger;
+  /** How many calls a gateway may send in a frame; any number when unset. */
+  callsPerFrame?: number;
+  /** The database time each call has, all its waits together (PostgreSQL's); unset, each statement has its own. */
+  callBudgetMs?: number;
 }
 
 const refusal = '{"error":{"code":"unauthorized","message":"core answers only the platform\'s own processes"}}';
@@ -39,13 +53,37 @@ async function databaseAnswers(services: Services): Promise<boolean> {
   }
 }
 
+const starting = '{"status":"starting"}';
+
 /**
  * Core's HTTP server: tRPC under /trpc over HTTP (tRPC's httpLink, for the eval runner) and as a WebSocket channel
- * (an upgrade of GET /trpc, for the gateway), and /healthz (200 once the database answered, else 503). Procedures trust what their callers state (a client's
- * IP for rate limits), so every tRPC call and upgrade must carry the internal token derived from the secret key;
- * anything else on the host (an agent's tool call, a neighbour) is refused.
+ * (an upgrade of GET /trpc, for the gateway), and /healthz (200 once the database answered, else 503). Procedures
+ * trust what their callers state (a client's IP for rate limits), so every tRPC call and upgrade must carry the
+ * internal token derived from the secret key; anything else on the host (an agent's tool call, a neighbour) is
+ * refused. The server is made, and can listen, before the services exist: a core whose port is taken fails before it
+ * opens its database, and one that is starting answers 503 meanwhile.
  */
-export function createCoreServer(services: Services, secretKey: Buffer, log: Logger, callsPerFrame?: number): CoreServer {
+export function createCoreServer(): CoreServer {
+  const server = createServer();
+  const whileStarting = (_req: IncomingMessage, res: ServerResponse) =>
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(starting);
+  const refuseWhileStarting = (_req: IncomingMessage, socket: Duplex) =>
+    socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n');
+  server.on('request', whileStarting);
+  server.on('upgrade', refuseWhileStarting);
+  return {
+    server,
+    serve(services, options) {
+      const { handle, upgrade, closeChannels } = coreHandlers(services, options);
+      server.off('request', whileStarting).on('request', handle);
+      server.off('upgrade', refuseWhileStarting).on('upgrade', upgrade);
+      return { closeChannels };
+    },
+  };
+}
+
+/** What answers core's requests and channels, with `services`. */
+function coreHandlers(services: Services, { secretKey, log, callsPerFrame, callBudgetMs }: ServeOptions) {
   const isInternal = internalTokenCheck(secretKey);
   const onError = (error: TRPCError, path: string) => {
     if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError))
@@ -53,22 +91,25 @@ export function createCoreServer(services: Services, secretKey: Buffer, log: Log
   };
   const onAnswered = ({ procedure, error, seconds }: CallAnswered) =>
     services.metrics.callAnswered(procedure, error ? errorCodeOf(error) : 'ok', seconds);
+  const within = callBudgetMs === undefined ? undefined : <T>(work: () => Promise<T>) => withCallBudget(callBudgetMs, work);
   const trpc = createTrpcHttpHandler({
     router: appRouter,
     prefix: `${trpcPath}/`,
     createContext: (req) => createContext(services, req.headers.authorization, req.headers[sessionHeader] as string | undefined),
     onError,
     onAnswered,
+    within,
   });
   const channel = createTrpcChannel({
     router: appRouter,
     createContext: (authorization, session) => createContext(services, authorization, session),
     onError,
     onAnswered,
+    within,
     onChannelError: (error) => log.warn({ err: error }, 'closed a core channel that broke the protocol'),
     callsPerFrame,
   });
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/healthz') {
       void databaseAnswers(services).then((ok) =>
         res
@@ -83,14 +124,14 @@ export function createCoreServer(services: Services, secretKey: Buffer, log: Log
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"not found"}}');
-  });
-  server.on('upgrade', (req, socket, head) => {
+  };
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (req.url !== trpcPath) socket.destroy();
     else if (isInternal(req.headers[internalTokenHeader])) channel.upgrade(req, socket, head);
     else
       socket.end(
         `HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(refusal)}\r\n\r\n${refusal}`,
       );
-  });
-  return { server, closeChannels: () => channel.close() };
+  };
+  return { handle, upgrade, closeChannels: () => channel.close() };
 }

@@ -35,6 +35,8 @@ export interface CallOptions<TRouter extends AnyRouter> {
   router: TRouter;
   onError?: (error: TRPCError, path: string) => void;
   onAnswered?: (answered: CallAnswered) => void;
+  /** Where each call's procedure runs: within its time for the database. */
+  within?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -55,7 +57,7 @@ async function explainInputError(error: TRPCError, router: AnyRouter, path: stri
  * formatting, for core's transports (HTTP, and the gateway's channel). The input comes from `readInput` so that a
  * transport's own failure to read it (a malformed body) is answered as tRPC answers it.
  */
-export function createCaller<TRouter extends AnyRouter>({ router, onError, onAnswered }: CallOptions<TRouter>) {
+export function createCaller<TRouter extends AnyRouter>({ router, onError, onAnswered, within }: CallOptions<TRouter>) {
   const config = router._def._config;
   const procedures = new Set(Object.keys(router._def.procedures));
   const answer = async (
@@ -71,15 +73,8 @@ export function createCaller<TRouter extends AnyRouter>({ router, onError, onAns
     try {
       input = await readInput();
       ctx = await createContext();
-      const data: unknown = await callProcedure({
-        router,
-        path,
-        getRawInput: async () => input,
-        ctx,
-        type,
-        signal,
-        batchIndex: 0,
-      });
+      const call = () => callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal, batchIndex: 0 });
+      const data: unknown = await (within ? within(call) : call());
       // Serialised here, so that a result JSON cannot carry is answered as the fault it is, not lost.
       return { status: 200, body: JSON.stringify({ result: { data } } satisfies CallAnswer) };
     } catch (cause) {

@@ -1,5 +1,6 @@
 import { createPostgresDatabase, holdLock, lockWaits, request, startTcpProxy } from '@svc/testkit';
 import { expect, it } from 'vitest';
+import { verificationWorld } from './phone-verification/setup.ts';
 import { createUserWithToken, startPlatform } from './platform.ts';
 
 it('answers 503 core_unavailable, not a hang, while another session holds a table locked; serves again once it is released', async () => {
@@ -23,6 +24,37 @@ it('answers 503 core_unavailable, not a hang, while another session holds a tabl
   expect((await request(workspaces, { token, json: { slug: 'globex' } })).status).toBe(201);
   expect((await request(workspaces, { token })).body.workspaces).toHaveLength(2);
   await platform.stop();
+});
+
+it('answers creates within the statement timeout for the whole call, those that queued behind a held-up one included', async () => {
+  const databaseUrl = await createPostgresDatabase();
+  const statementTimeoutMs = 2000;
+  const world = await verificationWorld({ databaseUrl, statementTimeoutMs });
+  const create = async (phone: string, headers: Record<string, string> = {}) => {
+    const started = Date.now();
+    const answer = await world.api('/api/v1/acme/phone_verifications', { json: { phone_number: phone }, headers });
+    return { ...answer, ms: Date.now() - started };
+  };
+  expect((await create('+56911111111')).status).toBe(201);
+
+  const lock = await holdLock(databaseUrl, 'lock table phone_verifications in access exclusive mode');
+  const first = create('+56922222222');
+  // The workspace's next creates wait in core for the held-up one to end, then would wait as long again in the lock.
+  await expect.poll(() => lockWaits(databaseUrl, 'select svc_create_verifications')).toBe(1);
+  const queued = await Promise.all([create('+56933333333'), create('+56944444444', { 'idempotency-key': 'retry-1' })]);
+  try {
+    for (const answer of [await first, ...queued]) {
+      expect(answer.status).toBe(503);
+      expect(answer.body.error.code).toBe('core_unavailable');
+      expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+      // The timeout, and time for a busy machine to answer; twice the timeout, as each wait had its own, is too long.
+      expect(answer.ms).toBeLessThan(statementTimeoutMs + 1500);
+    }
+  } finally {
+    await lock.release();
+  }
+  expect((await create('+56955555555')).status).toBe(201);
+  await world.stop();
 });
 
 it("answers 503 core_unavailable, not a hang, while every connection of core's pool is busy; serves again once one is free", async () => {

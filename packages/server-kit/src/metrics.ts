@@ -27,15 +27,26 @@ export interface MetricsServer {
   stop(): Promise<void>;
 }
 
+export interface BoundMetrics extends MetricsServer {
+  /** Serves `registry`, with the process's own metrics (CPU, memory, event loop delay, garbage collection) added. */
+  serve(registry: Registry): void;
+}
+
 /**
- * Serves `registry`, with the process's own metrics (CPU, memory, event loop delay, garbage collection) added, as
- * `GET /metrics` in Prometheus's text format on a port of its own; anything else answers 404.
+ * Listens on the metrics port before there are metrics to serve, so that a process whose port is taken fails before
+ * its start-up work; `GET /metrics` answers 503 until `serve(registry)`, then the registry in Prometheus's text format.
+ * Anything else answers 404.
  */
-export async function serveMetrics(registry: Registry, { port, host, variable }: MetricsSettings): Promise<MetricsServer> {
-  collectDefaultMetrics({ register: registry });
+export async function bindMetrics({ port, host, variable }: MetricsSettings): Promise<BoundMetrics> {
+  let served: Registry | undefined;
   const server = createServer((req, res) => {
     if (req.url !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: metrics are at GET /metrics\n');
+      return;
+    }
+    const registry = served;
+    if (!registry) {
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' }).end('starting: no metrics yet\n');
       return;
     }
     registry.metrics().then(
@@ -44,7 +55,21 @@ export async function serveMetrics(registry: Registry, { port, host, variable }:
     );
   });
   const bound = await listen(server, port, host, variable);
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}/metrics`, stop: () => closeServer(server) };
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}/metrics`,
+    serve(registry) {
+      collectDefaultMetrics({ register: registry });
+      served = registry;
+    },
+    stop: () => closeServer(server),
+  };
+}
+
+/** Serves `registry` as `GET /metrics` on a port of its own, as `bindMetrics` then `serve` do. */
+export async function serveMetrics(registry: Registry, settings: MetricsSettings): Promise<MetricsServer> {
+  const metrics = await bindMetrics(settings);
+  metrics.serve(registry);
+  return metrics;
 }
 
 /**

@@ -3,10 +3,14 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { migrationsFolders } from '../../migrations.ts';
+import { budgetedPool } from './call-deadlines.ts';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
 const migrationsFolder = migrationsFolders.postgres;
+
+/** SVC_DATABASE_STATEMENT_TIMEOUT_MS unless told: a call's time for the database, and each statement's of work outside calls. */
+export const defaultStatementTimeoutMs = 10_000;
 
 /** How much longer than the statement deadline a call waits for the server's answer before it gives up. */
 const answerGraceMs = 1_000;
@@ -18,8 +22,9 @@ export interface PostgresOptions {
   /** Connections this core keeps open at most (SVC_DATABASE_POOL). */
   poolSize?: number;
   /**
-   * How long a statement may run, waits for locks included, before PostgreSQL cancels it and the call answers 503
-   * (SVC_DATABASE_STATEMENT_TIMEOUT_MS). Migrations have no limit.
+   * How long a call may wait on the database, its statements (waits for locks included) and its waits for a connection
+   * together, before what it waits for is cancelled and it answers 503; and how long each statement of work outside
+   * calls may run (SVC_DATABASE_STATEMENT_TIMEOUT_MS). Migrations have no limit.
    */
   statementTimeoutMs?: number;
   /**
@@ -35,19 +40,22 @@ export interface PostgresOptions {
  */
 export async function openPostgres(
   url: string,
-  { poolSize = 10, statementTimeoutMs = 10_000, connectTimeoutMs = 5_000 }: PostgresOptions = {},
+  { poolSize = 10, statementTimeoutMs = defaultStatementTimeoutMs, connectTimeoutMs = 5_000 }: PostgresOptions = {},
 ): Promise<PgDb> {
   // A database out of reach, every connection busy, or a table another session holds locked: each fails a call within
   // seconds rather than holding it.
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    connectionTimeoutMillis: connectTimeoutMs,
-    statement_timeout: statementTimeoutMs,
-    // A server that stopped answering (a stopped process, a hung host) cancels nothing: the client gives up a second
-    // after the server's own deadline, and the pool drops that connection.
-    query_timeout: statementTimeoutMs + answerGraceMs,
-  });
+  const pool = budgetedPool(
+    {
+      connectionString: url,
+      max: poolSize,
+      connectionTimeoutMillis: connectTimeoutMs,
+      statement_timeout: statementTimeoutMs,
+      // A server that stopped answering (a stopped process, a hung host) cancels nothing: the client gives up a second
+      // after the server's own deadline, and the pool drops that connection.
+      query_timeout: statementTimeoutMs + answerGraceMs,
+    },
+    { statementTimeoutMs, connectTimeoutMs },
+  );
   // A connection the server drops (a restart, a failover) must not end core: the pool replaces an idle one on the next
   // query, and the query a busy one was running fails with the error. Without a listener of its own, a busy
   // connection's error would be thrown as an uncaught exception.
