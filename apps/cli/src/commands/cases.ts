@@ -22,7 +22,12 @@ async function context(command: Command) {
 /** The case's question, its first visitor turn, on one line of at most `max` characters. */
 function question(turns: string[], max = 60): string {
   const chars = Array.from((turns[0] ?? '').replace(/\s+/g, ' ').trim());
-  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : chars.join('');
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : chars.join('');
 }
 
 const originOf = (c: EvalCaseView) => ('flag_id' in c.origin ? `flag ${c.origin.flag_id}` : c.origin.created_by);
