@@ -9,6 +9,8 @@ export class CallBudget {
   private spentMs = 0;
   private waits = 0;
   private since = 0;
+  /** Whether the call still runs: work it set off and left running (a delivery it woke) is not held to its budget. */
+  open = true;
 
   constructor(private readonly limitMs: number) {}
 
@@ -41,15 +43,30 @@ export class DatabaseDeadlinePassed extends Error {
 // beside the request id's.
 const budgets = new AsyncLocalStorage<CallBudget | undefined>();
 
+/** Runs `work` with `budget` until it settles. */
+async function within<T>(budget: CallBudget | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await budgets.run(budget, work);
+  } finally {
+    if (budget) budget.open = false;
+  }
+}
+
 /** Runs `work` (one call) with `limitMs` of database time. */
-export const withCallBudget = <T>(limitMs: number, work: () => T): T => budgets.run(new CallBudget(limitMs), work);
+export const withCallBudget = <T>(limitMs: number, work: () => Promise<T>): Promise<T> => within(new CallBudget(limitMs), work);
 
 /**
  * Runs `work` (a batch made for several calls) with what is left to the most pressed of them, until `deadline`
  * (performance.now()); without a deadline, with none, whichever call's context it was started in.
  */
-export const untilDeadline = <T>(deadline: number | undefined, work: () => T): T =>
-  budgets.run(deadline === undefined ? undefined : new CallBudget(deadline - performance.now()), work);
+export const untilDeadline = <T>(deadline: number | undefined, work: () => Promise<T>): Promise<T> =>
+  within(deadline === undefined ? undefined : new CallBudget(deadline - performance.now()), work);
 
-/** The budget of the call being run, if any: background work has none, and each statement its own deadline. */
-export const currentBudget = (): CallBudget | undefined => budgets.getStore();
+/**
+ * The budget of the call being run, if any: background work has none, and each statement its own deadline. Work a
+ * call set off (a timer, a loop it woke) runs in its context, but has none once the call has ended.
+ */
+export function currentBudget(): CallBudget | undefined {
+  const budget = budgets.getStore();
+  return budget?.open ? budget : undefined;
+}
