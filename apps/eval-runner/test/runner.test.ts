@@ -159,16 +159,17 @@ it("reads SVC_MODEL_TIMEOUT_MS as core does, 60 s unless told: a replay's or a j
 });
 
 it('warns of a lost lease only when it was lost: cases reported while their renewal was under way are not', async () => {
-  const model = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: 30 }));
-  // Leases of 0.9 s are renewed every 0.3 s, and reports land every few milliseconds: reports cross renewals under
-  // way. Only a runner stalled for 0.9 s (a busy machine can stall one for 0.3 s) would really lose a lease.
+  const model = await startFakeProvider(() => ({ ...chatCompletion('Your order ships tomorrow.'), delayMs: 100 }));
+  // Leases of 2.4 s are renewed every 0.8 s over a run of about 1.5 s, and reports land every few milliseconds:
+  // reports cross renewals under way. Only a runner stalled for 2.4 s would really lose a lease (a machine running
+  // several suites at once once stalled one for about 1 s).
   const secretKey = randomBytes(32);
   const core = await startCore({
     dataDir: tempDir(),
     port: 0,
     secretKey,
     log,
-    config: { ...defaultConfig, evals: { judges: [], leaseMs: 900 } },
+    config: { ...defaultConfig, evals: { judges: [], leaseMs: 2400 } },
   });
   const { services } = core;
   const { workspace, run } = await startEvalRun(

@@ -9,7 +9,8 @@ it('records a send the provider took while the database was away once it is back
   // The cores reach the database through a proxy that can stop answering, as a stopped server does.
   const proxy = await startTcpProxy(Number(databaseUrl.port));
   const proxied = Object.assign(new URL(databaseUrl), { port: String(proxy.port) }).href;
-  const database = { databaseUrl: proxied, statementTimeoutMs: 500, connectTimeoutMs: 500 };
+  // Deadlines a busy machine keeps while the database is up; the outage outlasts them, and a claim, by far.
+  const database = { databaseUrl: proxied, statementTimeoutMs: 2000, connectTimeoutMs: 3000 };
   const world = await verificationWorld(database);
   const other = await startPlatform({ ...database, secretKey: world.platform.secretKey, providers: { whatsappGraphUrl: world.graph.url } });
 
