@@ -86,6 +86,8 @@ export async function startProcesses(options: ProcessesOptions): Promise<Process
   const gatewayApps = await started(gateways, (_, port) =>
     startApp(appEntry('gateway', { built }), { ...shared, PORT: String(port), CORE_URLS: coreUrls, ...gatewayEnv }, { stdio, execArgv }),
   );
-  await Promise.all([...coreApps, ...gatewayApps].map(({ url }) => waitUntilAnswering(`${url}/healthz`)));
+  // Several processes loading TypeScript at once on a machine running the whole suite take longer than one.
+  const startTimeoutMs = 25_000 * (cores + gateways);
+  await Promise.all([...coreApps, ...gatewayApps].map(({ url }) => waitUntilAnswering(`${url}/healthz`, { timeoutMs: startTimeoutMs })));
   return { secretKey: shared.SVC_SECRET_KEY, token, cores: coreApps, gateways: gatewayApps };
 }

@@ -1,7 +1,7 @@
-import { type EvalRunView, maxPageLimit, type Verdict } from '@svc/domain';
+import type { EvalRunView, Verdict } from '@svc/domain';
 import type { CallOptions, CoreClient } from '../../core-client.ts';
 
-/** How many finished runs an environment's trend shows, and how many live results a case's strip shows. */
+/** How many of an environment's newest runs its trend is drawn from, and how many live results a case's strip shows. */
 export const trendRuns = 30;
 export const stripResults = 10;
 
@@ -27,14 +27,14 @@ export const isFlaky = (history: CaseResult[]): boolean =>
 const live = 'live';
 
 /**
- * The trend of each environment with finished runs (`only` narrows it to one), from its newest page of runs, and
- * live's latest finished run.
+ * The trend of each environment with finished runs (`only` narrows it to one), from its newest `trendRuns` runs, and
+ * live's latest finished run among as many.
  */
 export async function environmentTrends(core: CoreClient, workspace: string, caller: CallOptions, only?: string) {
   const names = only ? [only] : (await core.agents.environments.query({ workspace }, caller)).environments.map((e) => e.name);
   const pages = await Promise.all(
     [...new Set([...names, live])].map(async (environment) => {
-      const { runs } = await core.evals.runs.list.query({ workspace, environment, limit: maxPageLimit }, caller);
+      const { runs } = await core.evals.runs.list.query({ workspace, environment, limit: trendRuns }, caller);
       return { environment, runs: finishedRuns(runs, trendRuns) };
     }),
   );
