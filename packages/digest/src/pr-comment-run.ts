@@ -98,7 +98,7 @@ function render({ workspace, run, baseline, url, commit, graders }: FinishedPrev
   const parts = [
     `## ${icons[runVerdict(run)]} svc evals: ${runVerdictText(run)}`,
     where.filter(Boolean).join(' · '),
-    passRateLine(run, baseline),
+    passRateLine(run, run.results, baseline),
     runCounts(run, run.results, baseline),
     ...unfinished(run),
     ...graderCare(run, graders),

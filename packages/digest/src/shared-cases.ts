@@ -28,12 +28,14 @@ const tally = (verdicts: Verdict[]): Tally => ({
 /** The comparison with live on the cases both ran, from each result's stored baseline verdict: no other run is read. */
 export function sharedCases(run: Pick<EvalRunView, 'cases'>, results: EvalResultView[], baseline: Pick<EvalRunView, 'cases'>): SharedCases {
   const shared = results.filter((r) => r.baseline !== null);
+  // Cases a cancelled or unfinished run has not done yet are not "only in live": the run says so apart.
+  const notDone = Math.max(0, run.cases - results.length);
   return {
     here: run.cases,
     live: baseline.cases,
     shared: shared.length,
     added: results.length - shared.length,
-    dropped: Math.max(0, baseline.cases - shared.length),
+    dropped: Math.max(0, baseline.cases - shared.length - notDone),
     thisRun: tally(shared.map((r) => r.verdict)),
     baseline: tally(shared.map((r) => r.baseline!)),
   };

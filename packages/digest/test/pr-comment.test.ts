@@ -77,6 +77,11 @@ describe('pull request comment golden files', () => {
     expect(lines.slice(0, 2)).toEqual([prCommentMarker, '## ❌ svc evals: 1 regression']);
     expect(headings(comment)).toEqual(['❌ svc evals: 1 regression', '1 regression', '1 fixed', '2 still failing', '1 flaky', 'Models']);
     expect(comment).toContain('| Tokens | 7,440 in, 516 out | 5,900 in, 400 out |');
+    // One case is new since live's run: the rate and the counts compare the 5 both ran, the new one said apart.
+    expect(comment).toContain('Pass rate on the 5 cases both ran: live 60 % (v3) → this branch 40 %, −20 points.');
+    expect(comment).toContain('6 cases here, 5 in live: compared on the 5 both ran; 1 new.');
+    expect(comment).toContain('| Passed | 2 | 3 |');
+    expect(comment).toContain('| New cases | 1: 0 passed |  |');
     // Each case is named by its question, its id beside it.
     expect(comment).toContain(
       '- “Can I get a refund after 40 days?” `case_02` (agent `support`, 0/3 replays passed): It promised a refund after 40 days.',
@@ -199,7 +204,13 @@ describe('pull request comment under GitHub limit', () => {
 
   it('a huge run: the table is cut with a link to the run, the lists are whole', () => {
     const results = many(300);
-    const comment = golden('huge-run', { state: 'finished', workspace: 'acme', run: run(results), baseline: baseline(), url });
+    const comment = golden('huge-run', {
+      state: 'finished',
+      workspace: 'acme',
+      run: run(results),
+      baseline: baseline({ cases: 300, done: 300, passed: 300, failed: 0 }),
+      url,
+    });
     expect(comment.length).toBeLessThanOrEqual(githubBodyLimit);
     expect(comment).toMatch(new RegExp(`Showing \\d+ of 300 cases: \\[every case in the console\\]\\(${url}\\)\\.`));
     expect(comment).toContain('## ❌ svc evals: 100 regressions');

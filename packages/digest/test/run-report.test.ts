@@ -37,7 +37,11 @@ describe('run report golden files', () => {
     expect(report.split('\n')[0]).toBe('# Evals of `acme` on `feat-refund-flow`, v4: passed');
     expect(headings(report, 2)).toEqual(['2 passes', 'Models']);
     expect(report).toContain('<details><summary>2 passing cases</summary>');
-    expect(report).toContain('| Passed | 2 of 2 | 4 of 5 |');
+    // Live ran 5 cases, this run 2: the counts compare the 2 both ran, and the 3 others are said apart.
+    expect(report).toContain('2 cases here, 5 in live: compared on the 2 both ran; 3 only in live.');
+    expect(report).toContain('| Cases both ran | 2 | 2 |');
+    expect(report).toContain('| Passed | 2 | 2 |');
+    expect(report).toContain('| Only in live |  | 3 |');
     expect(report).toContain('judge `anthropic:claude-sonnet-4-5`');
     expect(report.trimEnd().split('\n').at(-1)).toBe(`[The run in the console](${url})`);
   });

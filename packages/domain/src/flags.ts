@@ -98,17 +98,18 @@ export type CreateFlagInput = z.infer<typeof createFlagInput>;
 export const flagWarning = z
   .object({
     code: z.enum(['reply_already_passes']).meta({
-      description: 'reply_already_passes: the reply already says every phrase the note quotes, so its eval case passes as it is',
+      description:
+        'reply_already_passes: the reply already meets the note (the judge a live run would use passes it, or, with no judge, it says every phrase the note quotes), so its eval case passes as it is',
     }),
     message: z.string(),
   })
   .meta({ id: 'FlagWarning' });
 export type FlagWarning = z.infer<typeof flagWarning>;
 
-/** A new flag, with a warning when the note asks for what the reply already says. */
-export const createdFlag = flag
+/** A flag as made or edited, with a warning when the note asks for what the reply already says. */
+export const flagWithWarning = flag
   .extend({ warning: flagWarning.optional().meta({ description: 'Present when the reply already meets the note' }) })
-  .meta({ id: 'CreatedFlag' });
+  .meta({ id: 'FlagWithWarning' });
 
 export const updateFlagInput = z
   .object({ note: flagNote.nullable().meta({ description: 'null or "" clears the note (and removes its eval case)' }) })

@@ -1,4 +1,3 @@
-import { gradeByPhrases, quotedPhrases } from '@svc/agent-runtime';
 import { renderFlagsDigest } from '@svc/digest';
 import {
   type CreateFlagInput,
@@ -18,6 +17,7 @@ import { liveEnvironment } from './deployments.ts';
 import { type FlagAction, type FlagTransition, noteOf, transition } from './flag-lifecycle.ts';
 import { snapshotOf } from './flag-snapshot.ts';
 import { newId } from './ids.ts';
+import type { FlaggedReply, NoteCheck } from './note-check.ts';
 import { nextCursorOf, pageRequest } from './pages.ts';
 
 /** The actor of a change no member made: an eval run on live passing a flag's case. */
@@ -49,23 +49,8 @@ export function toFlagView(flag: FlagRecord): FlagView {
   };
 }
 
-/**
- * The warning for a note the reply already meets: the deterministic grader passes the reply as it is (every phrase the
- * note quotes is in it), so the flag's case would pass on the very version that gave the reply.
- */
-export function warningFor(reply: string, note: string | null | undefined): FlagWarning | undefined {
-  if (!note || gradeByPhrases({ messages: [{ role: 'agent', text: reply }], expected: note }).verdict !== 'pass') return undefined;
-  const phrases = quotedPhrases(note)
-    .map((p) => `"${p}"`)
-    .join(', ');
-  return {
-    code: 'reply_already_passes',
-    message: `this reply already says ${phrases}; the case would pass as it is: quote what the reply should have said instead`,
-  };
-}
-
 /** Flags of agent replies, their history, and the eval cases their notes make. */
-export function createFlagService(store: Store, clock: Clock) {
+export function createFlagService(store: Store, clock: Clock, checkNote: NoteCheck) {
   const caseFor = (flag: FlagRecord, expected: string, at: string): EvalCaseRecord => ({
     id: newId('case'),
     workspaceId: flag.workspaceId,
@@ -175,23 +160,36 @@ export function createFlagService(store: Store, clock: Clock) {
     return found;
   }
 
+  /** A reply with its chat's messages and version: what a flag freezes, and what a note is checked against. */
+  async function withChat(membership: Membership, messageId: string) {
+    const { chat, message } = await replyOf(membership, messageId);
+    const [messages, version] = await Promise.all([store.chats.messages(chat.id), store.versions.get(membership.id, chat.versionId)]);
+    // A chat's version is never deleted: its absence is a fault of ours, not the caller's.
+    if (!version) throw new Error(`version ${chat.versionId} of chat ${chat.id} is missing`);
+    const before = messages
+      .slice(
+        0,
+        messages.findIndex((m) => m.id === message.id),
+      )
+      .map(({ role, text }) => ({ role, text }));
+    const flagged: FlaggedReply = { before, reply: message.text, agent: chat.agent, versionFiles: version.files };
+    return { chat, message, messages, version, flagged };
+  }
+
   return {
     originOf,
 
     /** What flagging this reply with this note would warn of, before it is flagged (what the console asks first). */
     async check(membership: Membership, input: CreateFlagInput): Promise<{ warning: FlagWarning | null }> {
       authorize(membership, 'flag');
-      const { message } = await replyOf(membership, input.message_id);
-      return { warning: warningFor(message.text, input.note) ?? null };
+      const { flagged } = await withChat(membership, input.message_id);
+      return { warning: (await checkNote(flagged, noteOf(input.note))) ?? null };
     },
 
     /** Flags an agent reply of one of the workspace's conversations, freezing what the chat showed. */
     async create(membership: Membership, actor: string, input: CreateFlagInput): Promise<FlagView & { warning?: FlagWarning }> {
       authorize(membership, 'flag');
-      const { chat, message } = await replyOf(membership, input.message_id);
-      const [messages, version] = await Promise.all([store.chats.messages(chat.id), store.versions.get(membership.id, chat.versionId)]);
-      // A chat's version is never deleted: its absence is a fault of ours, not the caller's.
-      if (!version) throw new Error(`version ${chat.versionId} of chat ${chat.id} is missing`);
+      const { chat, message, messages, version, flagged } = await withChat(membership, input.message_id);
       const at = clock().toISOString();
       const note = noteOf(input.note);
       const flag: FlagRecord = {
@@ -232,7 +230,7 @@ export function createFlagService(store: Store, clock: Clock) {
           details: { flag_id: outcome.flagId },
         });
       }
-      const warning = warningFor(message.text, note);
+      const warning = await checkNote(flagged, note);
       return { ...toFlagView(flag), ...(warning && { warning }) };
     },
 
@@ -279,9 +277,15 @@ export function createFlagService(store: Store, clock: Clock) {
     },
 
     /** Sets or clears the note; a fixed flag whose note changes is open again. */
-    async editNote(membership: Membership, actor: string, id: string, note: string | null): Promise<FlagView> {
-      authorizeChange(membership, (await found(membership.id, id)).createdBy, actor, 'flag', 'changeAnyFlag');
-      return toFlagView(await act(membership.id, id, actor, { kind: 'edit', note }, clock().toISOString()));
+    async editNote(membership: Membership, actor: string, id: string, note: string | null): Promise<FlagView & { warning?: FlagWarning }> {
+      const flag = await found(membership.id, id);
+      authorizeChange(membership, flag.createdBy, actor, 'flag', 'changeAnyFlag');
+      const edited = toFlagView(await act(membership.id, id, actor, { kind: 'edit', note }, clock().toISOString()));
+      const version = await store.versions.get(membership.id, flag.version.id);
+      if (!version) throw new Error(`version ${flag.version.id} of flag ${flag.id} is missing`);
+      const before = flag.snapshot.conversation.map(({ role, text }) => ({ role, text }));
+      const warning = await checkNote({ before, reply: flag.snapshot.reply, agent: flag.agent, versionFiles: version.files }, edited.note);
+      return { ...edited, ...(warning && { warning }) };
     },
 
     /** Removes the flag and its eval case; removing a removed flag changes nothing. */

@@ -17,6 +17,7 @@ import { createEvalRunEvents } from './eval-run-events.ts';
 import { createEvalWorkService } from './eval-work.ts';
 import { createGraderAgreement } from './grader-agreement.ts';
 import { createFlagService } from './flags.ts';
+import { createNoteCheck } from './note-check.ts';
 import { createGithubEventService } from './github-events.ts';
 import { createGithubFlagsIssue } from './github-flags-issue.ts';
 import { createGithubInstallationService } from './github-installations.ts';
@@ -70,7 +71,7 @@ export function createServices({ store, secretKey, log, config = defaultConfig, 
     allowPrivateNetworks: config.toolEgress.allowPrivateNetworks,
     platformPorts: new Set(config.toolEgress.gatewayPort === undefined ? [] : [config.toolEgress.gatewayPort]),
   };
-  const flags = createFlagService(store, clock);
+  const flags = createFlagService(store, clock, createNoteCheck({ judges: config.evals.judges, models: config.models }));
   const work = new WorkSignal();
   const reported = new WorkSignal();
   const githubEvents = createGithubEventService({ store, clock, log, claimMs: config.github.eventClaimMs });

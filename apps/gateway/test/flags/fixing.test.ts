@@ -1,3 +1,4 @@
+import { anthropicMessage, type FakeProvider, startFakeProvider } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, type TestPlatform } from '../platform.ts';
 import { evalsWorkspace, salesAgent } from '../evals/setup.ts';
@@ -61,5 +62,60 @@ describe('flagging a reply that already meets its note', () => {
       expect(created.status).toBe(201);
       expect(created.body).not.toHaveProperty('warning');
     }
+  });
+});
+
+describe('with a judge configured, flagging or editing a note the judge passes the reply against', () => {
+  const judge = 'anthropic:claude-sonnet-4-6';
+  let judged: TestPlatform;
+  let anthropic: FakeProvider;
+  beforeAll(async () => {
+    // The judge reads the reply and the note; it passes the reply when the note says so, whatever the note quotes.
+    anthropic = await startFakeProvider((req) => {
+      const read = JSON.parse(req.body).messages[0].content as string;
+      return anthropicMessage(
+        read.includes('(the judge passes)')
+          ? '{"verdict":"pass","reasoning":"The reply already gives the express price."}'
+          : '{"verdict":"fail","reasoning":"The reply leads with free shipping."}',
+      );
+    });
+    judged = await startPlatform({ models: { anthropic: { baseURL: anthropic.url, apiKey: 'sk-judge' } }, evals: { judges: [judge] } });
+  });
+  afterAll(async () => {
+    await judged?.stop();
+    await anthropic?.close();
+  });
+
+  it('warns with the judge and its reason, not by the quoted phrases, and warns again when an edit makes such a note', async () => {
+    const ws = await evalsWorkspace(judged, 'judged');
+    await ws.deploy('preview', salesAgent(leading, { slug: 'judged' }));
+    await ws.api('/publish', { json: {} });
+    const supervisor = await ws.member('supervisor');
+    const flagOf = async (json: Record<string, unknown>) =>
+      ws.api('/flags', { token: supervisor, json: { message_id: (await ws.say('what is the price?')).replyId, ...json } });
+
+    const warned = await flagOf({ note: 'Gives the express price (the judge passes).' });
+    expect(warned).toMatchObject({ status: 201, body: { warning: { code: 'reply_already_passes' } } });
+    expect(warned.body.warning.message).toContain(
+      `the judge ${judge} passes this reply as it is (The reply already gives the express price)`,
+    );
+    // The reply says every phrase this note quotes, but the judge a live run would use fails it: no warning.
+    const quoted = await flagOf({ note });
+    expect(quoted.status).toBe(201);
+    expect(quoted.body).not.toHaveProperty('warning');
+
+    const edited = await ws.api(`/flags/${quoted.body.id}`, {
+      method: 'PATCH',
+      token: supervisor,
+      json: { note: `${note} (the judge passes)` },
+    });
+    expect(edited).toMatchObject({ status: 200, body: { note: `${note} (the judge passes)`, warning: { code: 'reply_already_passes' } } });
+    const plain = await ws.api(`/flags/${quoted.body.id}`, {
+      method: 'PATCH',
+      token: supervisor,
+      json: { note: 'Lead with the express price.' },
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.body).not.toHaveProperty('warning');
   });
 });
