@@ -34,10 +34,10 @@ const onPostgresToo = [
 ];
 
 /** A project per package that has tests, named as the package is. */
-const packageProjects = ['apps', 'packages'].flatMap((parent) =>
-  readdirSync(parent).flatMap((dir): TestProjectInlineConfiguration[] => {
-    const root = `${parent}/${dir}`;
-    if (!readdirSync(root).includes('test')) return [];
+const packageProjects = ['apps', 'packages', 'tooling'].flatMap((parent) =>
+  readdirSync(parent, { withFileTypes: true }).flatMap((entry): TestProjectInlineConfiguration[] => {
+    const root = `${parent}/${entry.name}`;
+    if (!entry.isDirectory() || !readdirSync(root).includes('test')) return [];
     const { name } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { name: string };
     return [{ test: { name, root, ...deadlines } }];
   }),

@@ -6,13 +6,13 @@ const owners: readonly Role[] = ['owner'];
 
 interface Rule {
   roles: readonly Role[];
-  /** What the rule lets a member do, as the README's role table says it. */
+  /** What the rule lets a member do, as the role table of docs/api.md says it. */
   may: string;
 }
 
 /**
  * What each role may do in a workspace: the one table core decides every write by (`authorize` in core), the console
- * follows to offer only what a member may do, and the README's role table shows (a test holds them together). Every
+ * follows to offer only what a member may do, and the role table of docs/api.md shows (a test holds them together). Every
  * member reads everything in the workspace; only the writes are here.
  *
  * Supervisors look after conversations: they flag, say what the agent should have said, and judge results. What
@@ -44,7 +44,7 @@ export const allows = (role: Role, action: Action): boolean => permissions[actio
 export const allowsChange = (role: Role, madeBy: string | null, actor: string, own: Action, any: Action): boolean =>
   (madeBy !== null && madeBy === actor && allows(role, own)) || allows(role, any);
 
-/** The README's role table, from `permissions`. */
+/** The role table of docs/api.md, from `permissions`. */
 export function roleTable(): string {
   const roles: Role[] = ['supervisor', 'developer', 'owner'];
   const header = `| a member may | ${roles.map((role) => `\`${role}\``).join(' | ')} |`;
