@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewMail } from '../src/identity/store.ts';
+import type { NewMail } from '../src/platform/mail-store.ts';
 import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
-import type { DigestStore } from '../github/store.ts';
+import type { DigestStore } from './store.ts';
 import { mailRow } from '../platform/mail-row.ts';
 import type { PgDb } from '../platform/postgres/database.ts';
 import { purgeRows } from '../platform/postgres/purge.ts';

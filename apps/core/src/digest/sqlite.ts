@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
-import type { DigestStore } from '../github/store.ts';
+import type { DigestStore } from './store.ts';
 import { mailRow } from '../platform/mail-row.ts';
 import type { SqliteDb } from '../platform/sqlite/database.ts';
 import type { Write } from '../platform/sqlite/group-commit.ts';

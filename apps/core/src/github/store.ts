@@ -1,5 +1,3 @@
-import type { NewMail } from '../identity/store.ts';
-
 /**
  * The author of the versions the GitHub App deploys: a user row every store holds from the start (a migration
  * makes it), whose "email" is no address, so no one signs in as it and versions show it as their author.
@@ -53,16 +51,6 @@ export interface EventRecord {
   createdAt: string;
 }
 
-/** The daily digest's record of one workspace and day: claimed before anything is sent, so it happens once. */
-export interface DigestDayRecord {
-  workspaceId: string;
-  /** `YYYY-MM-DD` in the digest's time zone. */
-  day: string;
-  claimedAt: string;
-  /** When the mail went to the outbox; null when there was nothing new to mail. */
-  mailedAt: string | null;
-}
-
 /** What the GitHub App's work needs kept: links, installations, deliveries, preview targets and the event outbox. */
 export interface GithubStore {
   githubLinks: {
@@ -109,22 +97,5 @@ export interface GithubStore {
     done(id: string, claimId: string, at: string): Promise<boolean>;
     /** Gives a claimed event back, to be handed out again from `availableAt`. */
     retry(id: string, claimId: string, availableAt: string, error: string): Promise<boolean>;
-  };
-}
-
-/** The daily digest's claims. */
-export interface DigestStore {
-  digestDays: {
-    /** Claims a workspace's day; false when some core claimed it before. */
-    claim(day: DigestDayRecord): Promise<boolean>;
-    /** The latest day a digest mail went out for the workspace, and when. */
-    lastMailed(workspaceId: string): Promise<DigestDayRecord | undefined>;
-    /** Records the day's mail as sent, inserting its mails into the mail outbox in the same transaction. */
-    markMailed(workspaceId: string, day: string, at: string, mails: NewMail[]): Promise<void>;
-    /**
-     * Deletes at most `limit` days before `day`, but never a workspace's latest mailed day (where its next mail's new
-     * flags start); answers how many.
-     */
-    purgeBefore(day: string, limit: number): Promise<number>;
   };
 }

@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '@svc/domain';
 import type { CoreConfig } from '../platform/config.ts';
-import type { LoginLinkRecord, NewMail } from './store.ts';
+import type { NewMail } from '../platform/mail-store.ts';
+import type { LoginLinkRecord } from './store.ts';
 import type { Store } from '../store.ts';
 import { consoleLoginMail } from './auth-mails.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { IdentityService } from './service.ts';
 import { newId } from '../platform/ids.ts';
-import type { Mailer } from '../platform/mail.ts';
+import { type Mailer, signInLinkLifetimeMs } from '../platform/mail.ts';
 import type { RateLimits } from '../platform/rate-limits.ts';
 import { sha256 } from '../platform/secrets.ts';
 import type { SessionService } from './sessions.ts';
-
-/** How long a mailed sign-in link works; its mail is retried for as long. */
-export const signInLinkLifetimeMs = 15 * 60 * 1000;
 
 /** Only paths of ours: no open redirect through `next`. */
 export const safeNext = (next: string | undefined): string =>

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { AuthStore, LoginLinkRecord, NewMail } from './store.ts';
+import type { NewMail } from '../platform/mail-store.ts';
+import type { AuthStore, LoginLinkRecord } from './store.ts';
 import { mailRow } from '../platform/mail-row.ts';
 import { backlogColumns } from '../platform/backlog.ts';
 import type { PgDb } from '../platform/postgres/database.ts';

@@ -1,4 +1,4 @@
-import type { Backlog, Claim, HeldItem } from '../verification/store.ts';
+import type { MailStore, NewMail } from '../platform/mail-store.ts';
 
 export interface DeviceAuthorizationRecord {
   id: string;
@@ -39,36 +39,8 @@ export interface LoginLinkRecord {
   createdAt: string;
 }
 
-export interface MailRecord {
-  id: string;
-  to: string;
-  subject: string;
-  bodySealed: string | null;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  nextAttemptAt: string;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-  /** Until when it is worth sending; null for a sign-in mail, whose link works for 15 minutes. */
-  deliverUntil: string | null;
-  /** The claim of the core sending it, until when no other core takes it. */
-  claimId: string | null;
-  claimedUntil: string | null;
-}
-
-export type NewMail = Pick<MailRecord, 'id' | 'to' | 'subject' | 'bodySealed' | 'createdAt'> & Partial<Pick<MailRecord, 'deliverUntil'>>;
-
-export interface DevMail {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  createdAt: string;
-}
-
-export interface AuthStore {
+/** The sign-in records; the mails they send go through the mail outbox (`MailStore`), in the same transactions. */
+export interface AuthStore extends MailStore {
   deviceAuthorizations: {
     /** Inserts the authorization, and its sign-in mail and link when there is one, in one transaction. */
     create(record: DeviceAuthorizationRecord, mail?: { link: LoginLinkRecord; mail: NewMail }): Promise<void>;
@@ -97,27 +69,5 @@ export interface AuthStore {
     use(id: string, at: string): Promise<boolean>;
     /** Deletes at most `limit` links that expired before `before`; answers how many. */
     purgeExpired(before: string, limit: number): Promise<number>;
-  };
-  mails: {
-    /** Pending mails due at `now`, claimed or not: what is left to send. */
-    due(now: string, limit: number): Promise<MailRecord[]>;
-    /** The pending mails, due or waiting for a retry. */
-    backlog(): Promise<Backlog>;
-    /** Claims due mails as `outbox.claim` claims messages. */
-    claim(claim: Claim, limit: number): Promise<MailRecord[]>;
-    /** Record an outcome as `outbox.markSent` etc. do: only under the claim `claimId`, answering whether it applied. */
-    markSent(id: string, claimId: string, at: string): Promise<boolean>;
-    markRetry(id: string, claimId: string, nextAttemptAt: string, error: string): Promise<boolean>;
-    markFailed(id: string, claimId: string, error: string): Promise<boolean>;
-    /** Extends claims as `outbox.renew` does; answers the ids of the mails whose claims it extended. */
-    renew(held: HeldItem[], until: string): Promise<string[]>;
-    /** Deletes at most `limit` mails queued before `before` that are no longer pending; answers how many. */
-    purgeFinished(before: string, limit: number): Promise<number>;
-  };
-  devMails: {
-    add(mail: DevMail): Promise<void>;
-    list(limit: number): Promise<DevMail[]>;
-    /** Deletes all but the newest `kept`; answers how many. */
-    keepNewest(kept: number): Promise<number>;
   };
 }

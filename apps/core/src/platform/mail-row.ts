@@ -1,4 +1,4 @@
-import type { NewMail } from '../identity/store.ts';
+import type { NewMail } from './mail-store.ts';
 
 /** The outbox row of a new mail, for either store: pending, due at once, no core's claim yet. */
 export const mailRow = (mail: NewMail) => ({

@@ -1,13 +1,14 @@
 import type { Logger } from '@svc/server-kit';
 import nodemailer from 'nodemailer';
 import type { CoreConfig } from './config.ts';
-import type { MailRecord, NewMail } from '../identity/store.ts';
-import type { Store } from '../store.ts';
+import type { MailRecord, MailStore, NewMail } from './mail-store.ts';
 import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
-import { signInLinkLifetimeMs } from '../identity/login-links.ts';
 import { createOutboxLoop, DeliveryError } from './outbox-loop.ts';
 import type { Keyring } from './secrets.ts';
+
+/** How long a mailed sign-in link works; its mail is retried for as long. */
+export const signInLinkLifetimeMs = 15 * 60 * 1000;
 
 export interface MailContent {
   to: string;
@@ -36,7 +37,7 @@ function withDeadlines(smtpUrl: string, timeoutMs: number): string {
  * Mail through the mail outbox: SMTP (nodemailer, SMTP_URL) when configured, else local mode's dev mailbox.
  * Bodies carry sign-in links, so they are sealed at rest and cleared once sent.
  */
-export function createMailer(store: Store, keyring: Keyring, config: CoreConfig, clock: Clock, log: Logger) {
+export function createMailer(store: MailStore, keyring: Keyring, config: CoreConfig, clock: Clock, log: Logger) {
   const transport = config.mail.smtpUrl ? nodemailer.createTransport(withDeadlines(config.mail.smtpUrl, config.mail.timeoutMs)) : undefined;
   const now = () => clock().toISOString();
 

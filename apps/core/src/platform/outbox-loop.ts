@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { backoffMs, type Logger, sleep } from '@svc/server-kit';
-import type { Claim, HeldItem } from '../verification/store.ts';
+import type { Claim, HeldItem } from './outbox.ts';
 import type { Clock } from './clock.ts';
 
 /**

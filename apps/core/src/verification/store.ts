@@ -1,4 +1,5 @@
 import type { DeliveryStatus, SenderKind } from '@svc/domain';
+import type { Backlog, Claim, HeldItem } from '../platform/outbox.ts';
 
 const hourMs = 3_600_000;
 
@@ -43,19 +44,6 @@ export interface OutboxMessage {
   /** The claim of the core sending it, until when no other core takes it. */
   claimId: string | null;
   claimedUntil: string | null;
-}
-
-/** A claim on outbox items or a key: who takes them, at what moment, and until when no other claimer gets them. */
-export interface Claim {
-  id: string;
-  now: string;
-  until: string;
-}
-
-/** An item of an outbox and the claim a core holds it under. */
-export interface HeldItem {
-  id: string;
-  claimId: string;
 }
 
 /** A message due to be sent, with the expiry of its code: it is of no use after that. */
@@ -188,12 +176,6 @@ export interface CodeCheck {
 export interface SendState {
   pending: PhoneVerification | undefined;
   recentSendTimes: string[];
-}
-
-/** What an outbox has still to send: how many, and when the oldest of them was queued (null when none). */
-export interface Backlog {
-  pending: number;
-  oldestQueuedAt: string | null;
 }
 
 export interface MessagingStore {

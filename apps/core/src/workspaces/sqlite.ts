@@ -1,6 +1,6 @@
 import type { Role } from '@svc/domain';
 import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
-import type { NewMail } from '../identity/store.ts';
+import type { NewMail } from '../platform/mail-store.ts';
 import type { Changes } from '../platform/changes.ts';
 import type { MembersStore, MembershipEventRecord, NewMembershipEvent } from './store.ts';
 import { mailRow } from '../platform/mail-row.ts';

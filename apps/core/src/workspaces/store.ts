@@ -1,5 +1,5 @@
 import type { MembershipEvent, Role } from '@svc/domain';
-import type { NewMail } from '../identity/store.ts';
+import type { NewMail } from '../platform/mail-store.ts';
 
 export interface MemberRecord {
   userId: string;

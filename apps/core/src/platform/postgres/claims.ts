@@ -1,5 +1,5 @@
 import { getTableName } from 'drizzle-orm';
-import type { HeldItem } from '../../verification/store.ts';
+import type { HeldItem } from '../outbox.ts';
 import type { PgDb } from './database.ts';
 import type { mailOutbox, messageOutbox } from '../../store/postgres/schema.ts';
 import { statement } from './transaction.ts';

@@ -1,5 +1,5 @@
 import { and, eq, getTableName, sql } from 'drizzle-orm';
-import type { HeldItem } from '../../verification/store.ts';
+import type { HeldItem } from '../outbox.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
 import { mailOutbox, messageOutbox, phoneVerifications } from '../../store/sqlite/schema.ts';
