@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type EvalExecutionRecord,
-  type EvalRunRecord,
-  type ExecutionReport,
-  pendingExecution,
-  newRunCounts,
-} from '../src/evals/store.ts';
+import { type EvalExecutionRecord, type EvalRunRecord, type ExecutionReport, pendingExecution, newRunCounts } from '../src/evals/store.ts';
 import type { EvalCaseRecord } from '../src/flags/store.ts';
 import type { Page } from '../src/platform/page.ts';
 import type { Store } from '../src/store.ts';

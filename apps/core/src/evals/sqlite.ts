@@ -1,15 +1,6 @@
 import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lt, notExists, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../platform/ids.ts';
-import {
-  executionRow,
-  FlagMoved,
-  openExecutionStatuses,
-  openRunStatuses,
-  runRow,
-  toExecution,
-  toReviewTally,
-  toRun,
-} from './rows.ts';
+import { executionRow, FlagMoved, openExecutionStatuses, openRunStatuses, runRow, toExecution, toReviewTally, toRun } from './rows.ts';
 import { evalBacklogColumns } from '../platform/backlog.ts';
 import {
   baselineVerdictSql,
