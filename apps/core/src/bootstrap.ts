@@ -1,18 +1,18 @@
 import { join } from 'node:path';
 import { closeServer, listen, type Logger } from '@svc/server-kit';
-import { type CoreConfig, defaultConfig } from './config.ts';
+import { type CoreConfig, defaultConfig } from './platform/config.ts';
 
 export { type CoreConfig, defaultConfig };
 /** The PostgreSQL store on its own: a test makes a migrated database with it, to copy for each of its cores. */
-export { createPostgresStore } from './store/postgres/postgres-store.ts';
+export { createPostgresStore } from './postgres-store.ts';
 import { seedLocalMode } from './seed.ts';
 import { createCoreServer } from './server.ts';
-import type { Clock } from './services/clock.ts';
-import { createServices, type Services } from './services/index.ts';
-import { createPostgresStore } from './store/postgres/postgres-store.ts';
-import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
-import { defaultStatementTimeoutMs } from './store/postgres/database.ts';
-import type { Store } from './store/store.ts';
+import type { Clock } from './platform/clock.ts';
+import { createServices, type Services } from './services.ts';
+import { createPostgresStore } from './postgres-store.ts';
+import { createSqliteStore } from './sqlite-store.ts';
+import { defaultStatementTimeoutMs } from './platform/postgres/database.ts';
+import type { Store } from './store.ts';
 
 /**
  * How many calls a core on SQLite takes from the gateway in a frame. Its statements run one after another on its one

@@ -12,10 +12,10 @@ import {
   readSecretKey,
 } from '@svc/server-kit';
 import { z } from 'zod';
-import { validCron, validTimeZone } from './services/digest-schedule.ts';
-import { claimMs } from './services/outbox-loop.ts';
+import { validCron, validTimeZone } from './digest/schedule.ts';
+import { claimMs } from './platform/outbox-loop.ts';
 import type { DatabaseOptions } from './bootstrap.ts';
-import { type CoreConfig, defaultConfig } from './config.ts';
+import { type CoreConfig, defaultConfig } from './platform/config.ts';
 
 const seconds = (fallback: number) => z.coerce.number().int().min(1, 'expected a number of seconds').default(fallback);
 

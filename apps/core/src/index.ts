@@ -1,3 +1,3 @@
 // Clients (the gateway, the eval runner) import the router's type only.
 export type { AppRouter } from './root.ts';
-export type { ChannelAnswer, ChannelCall } from './trpc-channel.ts';
+export type { ChannelAnswer, ChannelCall } from './platform/trpc-channel.ts';

@@ -1,16 +1,16 @@
-import { agentsRouter, chatsRouter } from './routers/agents.ts';
-import { authRouter, healthRouter } from './routers/auth.ts';
-import { devRouter } from './routers/dev.ts';
-import { evalsRouter, evalWorkRouter } from './routers/evals.ts';
-import { flagsRouter } from './routers/flags.ts';
-import { githubRouter } from './routers/github.ts';
-import { invitationsRouter, membersRouter } from './routers/members.ts';
-import { consoleAuthRouter, deviceAuthRouter } from './routers/device-auth.ts';
-import { tokensRouter } from './routers/tokens.ts';
-import { providerWebhooksRouter, sendersRouter } from './routers/senders.ts';
-import { verificationsRouter } from './routers/verifications.ts';
-import { workspacesRouter } from './routers/workspaces.ts';
-import { router } from './trpc.ts';
+import { agentsRouter, chatsRouter } from './agents/router.ts';
+import { authRouter, healthRouter } from './identity/auth-router.ts';
+import { devRouter } from './dev-router.ts';
+import { evalsRouter, evalWorkRouter } from './evals/router.ts';
+import { flagsRouter } from './flags/router.ts';
+import { githubRouter } from './github/router.ts';
+import { invitationsRouter, membersRouter } from './workspaces/members-router.ts';
+import { consoleAuthRouter, deviceAuthRouter } from './identity/device-auth-router.ts';
+import { tokensRouter } from './identity/tokens-router.ts';
+import { providerWebhooksRouter, sendersRouter } from './verification/senders-router.ts';
+import { verificationsRouter } from './verification/router.ts';
+import { workspacesRouter } from './workspaces/router.ts';
+import { router } from './platform/trpc.ts';
 
 export const appRouter = router({
   health: healthRouter,

@@ -4,12 +4,12 @@ import { DomainError } from '@svc/domain';
 import type { TRPCError } from '@trpc/server';
 import { internalTokenCheck, internalTokenHeader, type Logger } from '@svc/server-kit';
 import { appRouter } from './root.ts';
-import type { Services } from './services/index.ts';
-import { createContext, errorCodeOf, sessionHeader } from './trpc.ts';
-import { createTrpcChannel } from './trpc-channel.ts';
-import type { CallAnswered } from './trpc-call.ts';
-import { createTrpcHttpHandler } from './trpc-http.ts';
-import { withCallBudget } from './store/call-budget.ts';
+import type { Services } from './services.ts';
+import { createContext, errorCodeOf, sessionHeader } from './platform/trpc.ts';
+import { createTrpcChannel } from './platform/trpc-channel.ts';
+import type { CallAnswered } from './platform/trpc-call.ts';
+import { createTrpcHttpHandler } from './platform/trpc-http.ts';
+import { withCallBudget } from './platform/call-budget.ts';
 
 export const trpcPath = '/trpc';
 

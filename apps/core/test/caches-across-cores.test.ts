@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { createLogger } from '@svc/server-kit';
 import { createPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../src/services/index.ts';
-import type { ChangeTopic } from '../src/store/changes.ts';
-import { createPostgresChanges } from '../src/store/postgres/changes.ts';
-import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { createServices, type Services } from '../src/services.ts';
+import type { ChangeTopic } from '../src/platform/changes.ts';
+import { createPostgresChanges } from '../src/platform/postgres/changes.ts';
+import { createPostgresStore } from '../src/postgres-store.ts';
+import { createSqliteStore } from '../src/sqlite-store.ts';
+import type { Store } from '../src/store.ts';
 import { tempDir } from './temp-dir.ts';
 
 /**

@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createPostgresDatabase, dropPostgresDatabases, holdLock } from '@svc/testkit';
 import type pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { withCallBudget } from '../src/store/call-budget.ts';
-import { budgetedPool } from '../src/store/postgres/call-deadlines.ts';
-import { unavailable } from '../src/store/unavailable.ts';
+import { withCallBudget } from '../src/platform/call-budget.ts';
+import { budgetedPool } from '../src/platform/postgres/call-deadlines.ts';
+import { unavailable } from '../src/platform/unavailable.ts';
 
 afterAll(dropPostgresDatabases);
 

@@ -1,9 +1,9 @@
 import { createPostgresDatabase, dropPostgresDatabases, startTcpProxy } from '@svc/testkit';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
-import { ChangeCache } from '../src/store/change-cache.ts';
-import type { Changes } from '../src/store/changes.ts';
-import { createPostgresChanges } from '../src/store/postgres/changes.ts';
+import { ChangeCache } from '../src/platform/change-cache.ts';
+import type { Changes } from '../src/platform/changes.ts';
+import { createPostgresChanges } from '../src/platform/postgres/changes.ts';
 
 /** Two cores' change feeds on one database, each with its own listening connection. */
 let url: string;

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSilentPeer } from '@svc/testkit';
 import { expect, it } from 'vitest';
-import { exchange } from '../src/messaging/exchange.ts';
+import { exchange } from '../src/verification/providers/exchange.ts';
 
 it('answers the status and the whole body, and rejects when nobody listens', async () => {
   const server = createServer((req, res) => {

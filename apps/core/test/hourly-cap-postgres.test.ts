@@ -1,8 +1,8 @@
 import { createPostgresDatabase, dropPostgresDatabases, holdLock, lockWaits, queryPostgres, recordQueries } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
-import { HourlyLimitReached, VerificationChanged } from '../src/store/messaging-store.ts';
-import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { HourlyLimitReached, VerificationChanged } from '../src/verification/store.ts';
+import { createPostgresStore } from '../src/postgres-store.ts';
+import type { Store } from '../src/store.ts';
 import { phoneVerificationRecord } from './records.ts';
 
 afterAll(dropPostgresDatabases);

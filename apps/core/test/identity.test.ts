@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@svc/server-kit';
-import { createServices } from '../src/services/index.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { createServices } from '../src/services.ts';
+import { createSqliteStore } from '../src/sqlite-store.ts';
 import { tempDir } from './temp-dir.ts';
 
 function setup() {

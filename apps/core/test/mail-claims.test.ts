@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createLogger } from '@svc/server-kit';
 import { type SmtpCapture, startSmtpCapture } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../src/config.ts';
-import { createMailer, type Mailer } from '../src/services/mail.ts';
-import { claimMs } from '../src/services/outbox-loop.ts';
-import { Keyring } from '../src/services/secrets.ts';
-import type { Store } from '../src/store/store.ts';
+import { defaultConfig } from '../src/platform/config.ts';
+import { createMailer, type Mailer } from '../src/platform/mail.ts';
+import { claimMs } from '../src/platform/outbox-loop.ts';
+import { Keyring } from '../src/platform/secrets.ts';
+import type { Store } from '../src/store.ts';
 import { closeStores, openCoreStores } from './test-stores.ts';
 
 describe.each(['sqlite', 'postgres'] as const)('mail outbox of two cores on %s', (kind) => {

@@ -1,4 +1,4 @@
-import type { Store } from '../src/store/store.ts';
+import type { Store } from '../src/store.ts';
 
 /** A new, empty store for each test of a contract: SQLite in a new file, PostgreSQL in a new database. */
 export type OpenStore = () => Store | Promise<Store>;

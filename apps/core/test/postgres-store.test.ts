@@ -1,7 +1,7 @@
 import { createPostgresDatabase } from '@svc/testkit';
 import pg from 'pg';
 import { expect, it } from 'vitest';
-import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { createPostgresStore } from '../src/postgres-store.ts';
 import { describeStoreContracts } from './store-contracts.ts';
 import { openPostgresTestStore } from './test-stores.ts';
 

@@ -6,7 +6,7 @@ import { freePort, testRedisUrl } from '@svc/testkit';
 import { readEnv } from '../src/env.ts';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
-import { createRateLimits, type RateLimits } from '../src/services/rate-limits.ts';
+import { createRateLimits, type RateLimits } from '../src/platform/rate-limits.ts';
 
 /** This run's keys, removed afterwards. */
 const redisKeyPrefix = `svc-test-${randomUUID()}:`;

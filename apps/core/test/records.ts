@@ -1,7 +1,7 @@
-import type { DeviceAuthorizationRecord } from '../src/store/auth-store.ts';
-import { type EvalRunRecord, newRunCounts, pendingExecution } from '../src/store/evals-store.ts';
-import type { IdempotencyScope, PhoneVerification, StoredResponse } from '../src/store/messaging-store.ts';
-import type { Store } from '../src/store/store.ts';
+import type { DeviceAuthorizationRecord } from '../src/identity/store.ts';
+import { type EvalRunRecord, newRunCounts, pendingExecution } from '../src/evals/store.ts';
+import type { IdempotencyScope, PhoneVerification, StoredResponse } from '../src/verification/store.ts';
+import type { Store } from '../src/store.ts';
 
 /** A pending device authorization of the CLI, named by `id`, with whatever else a test sets. */
 export const deviceAuthorizationRecord = (

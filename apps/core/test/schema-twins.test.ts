@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { createPostgresDatabase, dropPostgresDatabases } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../src/store/postgres/database.ts';
-import { openDatabase } from '../src/store/sqlite/database.ts';
+import { openPostgres } from '../src/platform/postgres/database.ts';
+import { openDatabase } from '../src/platform/sqlite/database.ts';
 import { declaredSchema, declaredValues } from './schema/declared.ts';
 import { migratedPostgresSchema } from './schema/migrated-postgres.ts';
 import { migratedSqliteSchema } from './schema/migrated-sqlite.ts';

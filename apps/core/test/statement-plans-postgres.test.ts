@@ -1,9 +1,9 @@
 import { createPostgresDatabase, dropPostgresDatabases, queryPostgres } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
-import { openPostgres } from '../src/store/postgres/database.ts';
-import { createPostgresMessaging } from '../src/store/postgres/messaging.ts';
-import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { transactor } from '../src/store/postgres/transaction.ts';
+import { openPostgres } from '../src/platform/postgres/database.ts';
+import { createPostgresMessaging } from '../src/verification/postgres.ts';
+import { createPostgresStore } from '../src/postgres-store.ts';
+import { transactor } from '../src/platform/postgres/transaction.ts';
 import { phoneVerificationRecord } from './records.ts';
 
 // A connection plans a prepared statement again and again for its first runs, then may keep one generic plan for as

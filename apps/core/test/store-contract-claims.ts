@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maxFailedAttempts } from '@svc/domain';
-import { NumberAtLimit, VerificationChanged } from '../src/store/messaging-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { NumberAtLimit, VerificationChanged } from '../src/verification/store.ts';
+import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 import { phoneVerificationRecord } from './records.ts';
 

@@ -1,8 +1,8 @@
 import type { Verdict } from '@svc/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gradeRun } from '../src/services/eval-results.ts';
-import { type EvalRunRecord, newRunCounts } from '../src/store/evals-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { gradeRun } from '../src/evals/results.ts';
+import { type EvalRunRecord, newRunCounts } from '../src/evals/store.ts';
+import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 import { evalsWorkspace, startEvalRun } from './records.ts';
 

@@ -1,14 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type EvalExecutionRecord,
-  type EvalRunRecord,
-  type ExecutionReport,
-  pendingExecution,
-  newRunCounts,
-} from '../src/store/evals-store.ts';
-import type { EvalCaseRecord } from '../src/store/flags-store.ts';
-import type { Page } from '../src/store/page.ts';
-import type { Store } from '../src/store/store.ts';
+import { type EvalExecutionRecord, type EvalRunRecord, type ExecutionReport, pendingExecution, newRunCounts } from '../src/evals/store.ts';
+import type { EvalCaseRecord } from '../src/flags/store.ts';
+import type { Page } from '../src/platform/page.ts';
+import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number, second = 0) => `2026-01-01T00:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.000Z`;

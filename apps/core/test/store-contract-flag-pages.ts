@@ -1,8 +1,8 @@
 import type { FlagStatus } from '@svc/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EvalCaseRecord, FlagFilter, FlagRecord } from '../src/store/flags-store.ts';
-import type { Page, PageRequest } from '../src/store/page.ts';
-import type { Store } from '../src/store/store.ts';
+import type { EvalCaseRecord, FlagFilter, FlagRecord } from '../src/flags/store.ts';
+import type { Page, PageRequest } from '../src/platform/page.ts';
+import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;

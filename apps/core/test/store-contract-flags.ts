@@ -1,8 +1,8 @@
 import type { Verdict } from '@svc/domain';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pendingExecution, newRunCounts } from '../src/store/evals-store.ts';
-import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../src/store/flags-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { pendingExecution, newRunCounts } from '../src/evals/store.ts';
+import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from '../src/flags/store.ts';
+import type { Store } from '../src/store.ts';
 import type { FlagStatus } from '@svc/domain';
 import type { OpenStore } from './open-store.ts';
 

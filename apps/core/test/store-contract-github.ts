@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type EventRecord, githubAppUser } from '../src/store/automation-store.ts';
-import { newRunCounts } from '../src/store/evals-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { type EventRecord, githubAppUser } from '../src/github/store.ts';
+import { newRunCounts } from '../src/evals/store.ts';
+import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number, second = 0) => `2026-01-01T00:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.000Z`;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HourlyLimitReached } from '../src/store/messaging-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { HourlyLimitReached } from '../src/verification/store.ts';
+import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 import { deviceAuthorizationRecord, phoneVerificationRecord } from './records.ts';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Chat } from '../src/store/agents-store.ts';
+import type { Chat } from '../src/agents/store.ts';
 import type { FlagStatus } from '@svc/domain';
-import type { FlagRecord } from '../src/store/flags-store.ts';
-import type { Store } from '../src/store/store.ts';
+import type { FlagRecord } from '../src/flags/store.ts';
+import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 
 const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../src/store/store.ts';
+import type { Store } from '../src/store.ts';
 import type { OpenStore } from './open-store.ts';
 
 const firstPage = { limit: 50 };

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { dropPostgresDatabase, dropPostgresDatabases, migratedPostgresDatabases } from '@svc/testkit';
 import { afterAll } from 'vitest';
-import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { createPostgresStore } from '../src/postgres-store.ts';
+import { createSqliteStore } from '../src/sqlite-store.ts';
+import type { Store } from '../src/store.ts';
 import { tempDir } from './temp-dir.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';

@@ -3,10 +3,10 @@ import { DomainError } from '@svc/domain';
 import { createLogger } from '@svc/server-kit';
 import { graphAccepted, startFakeProvider } from '@svc/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../src/config.ts';
-import { createServices, type Services } from '../src/services/index.ts';
-import { hourOf } from '../src/store/messaging-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { defaultConfig } from '../src/platform/config.ts';
+import { createServices, type Services } from '../src/services.ts';
+import { hourOf } from '../src/verification/store.ts';
+import type { Store } from '../src/store.ts';
 import { closeStores, openCoreStores } from './test-stores.ts';
 
 /**

@@ -3,7 +3,7 @@ import { createPostgresDatabase, dropPostgresDatabases, freePort, startSilentPee
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { unavailable } from '../src/store/unavailable.ts';
+import { unavailable } from '../src/platform/unavailable.ts';
 import { tempDir } from './temp-dir.ts';
 
 afterAll(dropPostgresDatabases);

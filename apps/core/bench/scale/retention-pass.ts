@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { createLogger } from '@svc/server-kit';
-import { defaultConfig } from '../../src/config.ts';
-import { systemClock } from '../../src/services/clock.ts';
-import { createIdempotency } from '../../src/services/idempotency.ts';
-import { createRetention } from '../../src/services/retention.ts';
-import { createPostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { createSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { defaultConfig } from '../../src/platform/config.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import { createIdempotency } from '../../src/verification/idempotency.ts';
+import { createRetention } from '../../src/retention.ts';
+import { createPostgresStore } from '../../src/postgres-store.ts';
+import { createSqliteStore } from '../../src/sqlite-store.ts';
 import type { BenchStore } from './stores.ts';
 
 export interface RetentionTimes {

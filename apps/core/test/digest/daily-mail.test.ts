@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startSmtpCapture, type SmtpCapture } from '@svc/testkit';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config.ts';
+import { defaultConfig } from '../../src/platform/config.ts';
 import { acmeWithFlags, digestCores, flagReplies } from './digest-world.ts';
 
 let smtp: SmtpCapture;

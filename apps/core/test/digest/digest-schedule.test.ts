@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dayIn, firedToday, nextFire, scheduleDaily, validCron } from '../../src/services/digest-schedule.ts';
-import { defaultConfig } from '../../src/config.ts';
+import { dayIn, firedToday, nextFire, scheduleDaily, validCron } from '../../src/digest/schedule.ts';
+import { defaultConfig } from '../../src/platform/config.ts';
 
 const santiago = defaultConfig.digest;
 const utc = (iso: string) => new Date(iso);

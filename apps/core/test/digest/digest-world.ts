@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@svc/server-kit';
 import { type CoreConfig, defaultConfig, type RunningCore, startCore } from '../../src/bootstrap.ts';
-import type { Membership } from '../../src/store/store.ts';
+import type { Membership } from '../../src/store.ts';
 import { agentFiles } from '../flags/setup.ts';
 import { tempDir } from '../temp-dir.ts';
 

@@ -1,8 +1,8 @@
 import type { Verdict } from '@svc/domain';
 import { describe, expect, it } from 'vitest';
-import { gradeRun, resultOf } from '../../src/services/eval-results.ts';
-import { judgeFor } from '../../src/services/judges.ts';
-import type { EvalExecutionRecord, EvalRunRecord } from '../../src/store/evals-store.ts';
+import { gradeRun, resultOf } from '../../src/evals/results.ts';
+import { judgeFor } from '../../src/evals/judges.ts';
+import type { EvalExecutionRecord, EvalRunRecord } from '../../src/evals/store.ts';
 
 const run = { minPass: 3 } as Pick<EvalRunRecord, 'minPass'>;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@svc/server-kit';
-import { createServices, type Services } from '../../src/services/index.ts';
-import type { Membership } from '../../src/store/store.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import type { Membership } from '../../src/store.ts';
 import { openTestStore } from '../test-stores.ts';
 
 export const agentFiles = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/store/agents-store.ts';
+import type { ChatMessage } from '../../src/agents/store.ts';
 import { agentFiles, flagWorld } from './setup.ts';
 
 const trace = {
