@@ -6,6 +6,8 @@
  * SQLite's (64-bit) integer and PostgreSQL's bigint, both read as numbers. A reference names its target by SQL name,
  * `table.column`, so a domain's tables need not import another domain's. Comments on a table, a column or an index
  * are copied to the generated schema.
+ *
+ * To add a column: write it in its table, run `pnpm db:generate` (both schemas, then both migrations), commit all.
  */
 
 /** The two stores' SQL dialects. */
@@ -38,6 +40,7 @@ export class Column {
     return this;
   }
 
+  /** NOT NULL: drizzle types it without `null`. */
   notNull(): this {
     this.isNotNull = true;
     return this;
@@ -49,6 +52,7 @@ export class Column {
     return this;
   }
 
+  /** The value an insert that leaves the column out gets. */
   default(value: string | number | boolean): this {
     this.defaultValue = value;
     return this;
@@ -86,6 +90,7 @@ export class Sql {
   ) {}
 }
 
+/** Writes an SQL expression: a partial index's condition, or an indexed expression. */
 export const sql = (strings: TemplateStringsArray, ...columns: Column[]): Sql => new Sql([...strings], columns);
 
 /** An index, a unique index or a primary key of several columns. */
@@ -118,7 +123,9 @@ export class Index {
   }
 }
 
+/** An index, named as the migrations name it. */
 export const index = (name: string): Index => new Index('index', name);
+/** A unique index, named as the migrations name it. */
 export const uniqueIndex = (name: string): Index => new Index('uniqueIndex', name);
 /** A primary key of several columns, named as drizzle names it. */
 export const primaryKey = (...columns: Column[]): Index => new Index('primaryKey', undefined).on(...columns);
