@@ -1,25 +1,55 @@
-import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, primaryKey, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { evalCases } from './flags-schema.ts';
-import { agentVersions, chats, workspaces } from './schema.ts';
+import { bigint, boolean, index, integer, primaryKey, sql, table, text, uniqueIndex } from '../store/tables/define.ts';
+
+// The evals' tables: cases, runs, their executions, results and overrides, and the graders' reviews.
+// Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
+// the migrations (see src/store/tables/define.ts).
+
+/**
+ * What an eval run replays: the visitor turns, and the outcome expected of the agent. A case made from a flag
+ * names it; one added by hand names who added it. Removed cases stay (deleted_at) so runs that used them still
+ * read them.
+ */
+export const evalCases = table('eval_cases', {
+  columns: {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id').notNull().references('workspaces.id', { onDelete: 'cascade' }),
+    agent: text('agent').notNull(),
+    /** JSON array of the visitor's texts, oldest first. */
+    turns: text('turns').notNull(),
+    expected: text('expected').notNull(),
+    originFlagId: text('origin_flag_id').references('flags.id', { onDelete: 'cascade' }),
+    createdBy: text('created_by'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    deletedAt: text('deleted_at'),
+  },
+  indexes: (t) => [
+    // Lists page the cases not removed oldest first, ids breaking ties: all of them, or one agent's.
+    index('eval_cases_workspace_idx')
+      .on(t.workspaceId, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('eval_cases_agent_idx')
+      .on(t.workspaceId, t.agent, t.createdAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    // A flag has at most one live case.
+    uniqueIndex('eval_cases_flag_idx')
+      .on(t.originFlagId)
+      .where(sql`${t.deletedAt} is null and ${t.originFlagId} is not null`),
+  ],
+});
 
 /**
  * An eval run: the environment and the version it pinned when it started, how its cases are graded, and what it
  * compares with. Its counts are kept as its results land (`eval_results`), in the same transaction as each.
  */
-export const evalRuns = pgTable(
-  'eval_runs',
-  {
+export const evalRuns = table('eval_runs', {
+  columns: {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull().references('workspaces.id', { onDelete: 'cascade' }),
     environment: text('environment').notNull(),
     /** The one agent whose cases run, or null for all. */
     agent: text('agent'),
-    versionId: text('version_id')
-      .notNull()
-      .references(() => agentVersions.id),
+    versionId: text('version_id').notNull().references('agent_versions.id'),
     versionNumber: integer('version_number').notNull(),
     trigger: text('trigger', { enum: ['manual', 'publish', 'pull_request'] }).notNull(),
     repeat: integer('repeat').notNull(),
@@ -47,7 +77,7 @@ export const evalRuns = pgTable(
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
   },
-  (t) => [
+  indexes: (t) => [
     index('eval_runs_environment_idx').on(t.workspaceId, t.environment, t.createdAt, t.id),
     index('eval_runs_workspace_idx').on(t.workspaceId, t.createdAt, t.id),
     // Lists page newest first by creation time, ids breaking ties: read in index order.
@@ -64,19 +94,14 @@ export const evalRuns = pgTable(
       .on(t.baselineRunId)
       .where(sql`${t.baselineRunId} is not null`),
   ],
-);
+});
 
 /** One replay of one case in a run (attempt 1..repeat), leased to one runner at a time. */
-export const evalExecutions = pgTable(
-  'eval_executions',
-  {
+export const evalExecutions = table('eval_executions', {
+  columns: {
     id: text('id').primaryKey(),
-    runId: text('run_id')
-      .notNull()
-      .references(() => evalRuns.id, { onDelete: 'cascade' }),
-    caseId: text('case_id')
-      .notNull()
-      .references(() => evalCases.id, { onDelete: 'cascade' }),
+    runId: text('run_id').notNull().references('eval_runs.id', { onDelete: 'cascade' }),
+    caseId: text('case_id').notNull().references('eval_cases.id', { onDelete: 'cascade' }),
     attempt: integer('attempt').notNull(),
     agent: text('agent').notNull(),
     /** The judge model, or null for the deterministic grader. */
@@ -88,16 +113,16 @@ export const evalExecutions = pgTable(
     leaseUntil: text('lease_until'),
     verdict: text('verdict', { enum: ['pass', 'fail', 'error'] }),
     reasoning: text('reasoning'),
-    replayChatId: text('replay_chat_id').references(() => chats.id, { onDelete: 'set null' }),
+    replayChatId: text('replay_chat_id').references('chats.id', { onDelete: 'set null' }),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
     judgeInputTokens: integer('judge_input_tokens').notNull().default(0),
     judgeOutputTokens: integer('judge_output_tokens').notNull().default(0),
     finishedAt: text('finished_at'),
     /** The order reports landed in, per run (see EvalExecutionRecord.reportSeq). */
-    reportSeq: bigint('report_seq', { mode: 'number' }),
+    reportSeq: bigint('report_seq'),
   },
-  (t) => [
+  indexes: (t) => [
     uniqueIndex('eval_executions_run_idx').on(t.runId, t.caseId, t.attempt),
     // Leases read only the executions still to do, in each run's round-robin order; done ones leave the index.
     index('eval_executions_open_idx')
@@ -108,40 +133,30 @@ export const evalExecutions = pgTable(
       .on(t.runId, t.leaseUntil)
       .where(sql`${t.status} = 'leased'`),
   ],
-);
+});
 
 /** A person's verdict on a case of a run, in place of the grader's. */
-export const evalOverrides = pgTable(
-  'eval_overrides',
-  {
-    runId: text('run_id')
-      .notNull()
-      .references(() => evalRuns.id, { onDelete: 'cascade' }),
-    caseId: text('case_id')
-      .notNull()
-      .references(() => evalCases.id, { onDelete: 'cascade' }),
+export const evalOverrides = table('eval_overrides', {
+  columns: {
+    runId: text('run_id').notNull().references('eval_runs.id', { onDelete: 'cascade' }),
+    caseId: text('case_id').notNull().references('eval_cases.id', { onDelete: 'cascade' }),
     verdict: text('verdict', { enum: ['pass', 'fail'] }).notNull(),
     /** An email: the record outlives a membership. */
     by: text('by').notNull(),
     at: text('at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.caseId] })],
-);
+  indexes: (t) => [primaryKey(t.runId, t.caseId)],
+});
 
 /**
  * A case's result in a run, kept as its replays are reported: how many are done, passed and errored, and once all
  * are, the verdict (a person's override, else the grader's) and whether it is a regression against the run's baseline.
  * The run's counts are the sums of its results, kept on the run in the same transaction.
  */
-export const evalResults = pgTable(
-  'eval_results',
-  {
-    runId: text('run_id')
-      .notNull()
-      .references(() => evalRuns.id, { onDelete: 'cascade' }),
-    caseId: text('case_id')
-      .notNull()
-      .references(() => evalCases.id, { onDelete: 'cascade' }),
+export const evalResults = table('eval_results', {
+  columns: {
+    runId: text('run_id').notNull().references('eval_runs.id', { onDelete: 'cascade' }),
+    caseId: text('case_id').notNull().references('eval_cases.id', { onDelete: 'cascade' }),
     /** The replays it has (the run's repeat) and how many must pass (its min_pass). */
     total: integer('total').notNull(),
     minPass: integer('min_pass').notNull(),
@@ -157,14 +172,14 @@ export const evalResults = pgTable(
     baseline: text('baseline', { enum: ['pass', 'fail', 'error'] }),
     regression: boolean('regression').notNull().default(false),
   },
-  (t) => [
-    primaryKey({ columns: [t.runId, t.caseId] }),
+  indexes: (t) => [
+    primaryKey(t.runId, t.caseId),
     // A case's passes across runs: what fixes its flag, read from the case.
     index('eval_results_case_idx')
       .on(t.caseId, t.runId)
       .where(sql`${t.verdict} = 'pass'`),
   ],
-);
+});
 
 /**
  * How many results people reviewed, by workspace, UTC day of the review, grader (its judge, '' for the deterministic
@@ -172,17 +187,14 @@ export const evalResults = pgTable(
  * person's verdict adds its review here in the transaction that records it, and one replaced or taken back takes its
  * own away. Results the grader could not grade (errors) are not reviews of it and are not counted.
  */
-export const graderReviews = pgTable(
-  'grader_reviews',
-  {
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+export const graderReviews = table('grader_reviews', {
+  columns: {
+    workspaceId: text('workspace_id').notNull().references('workspaces.id', { onDelete: 'cascade' }),
     day: text('day').notNull(),
     grader: text('grader').notNull(),
     graded: text('graded', { enum: ['pass', 'fail'] }).notNull(),
     person: text('person', { enum: ['pass', 'fail'] }).notNull(),
     reviews: integer('reviews').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.day, t.grader, t.graded, t.person] })],
-);
+  indexes: (t) => [primaryKey(t.workspaceId, t.day, t.grader, t.graded, t.person)],
+});

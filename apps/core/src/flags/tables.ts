@@ -1,21 +1,18 @@
-import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { chats, workspaces } from './schema.ts';
+import { bigserial, index, integer, sql, table, text, uniqueIndex } from '../store/tables/define.ts';
+
+// The flags' tables: flagged replies and their history.
+// Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
+// the migrations (see src/store/tables/define.ts).
 
 /**
  * A flagged agent reply. What the flag shows of the chat (agent, environment, version, channel, the messages before
  * the reply, the reply and its turn) is frozen at flag time, so later deployments or chat growth change nothing.
  */
-export const flags = sqliteTable(
-  'flags',
-  {
+export const flags = table('flags', {
+  columns: {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    chatId: text('chat_id')
-      .notNull()
-      .references(() => chats.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull().references('workspaces.id', { onDelete: 'cascade' }),
+    chatId: text('chat_id').notNull().references('chats.id', { onDelete: 'cascade' }),
     messageId: text('message_id').notNull(),
     status: text('status', { enum: ['open', 'fixed', 'removed'] }).notNull(),
     note: text('note'),
@@ -38,7 +35,7 @@ export const flags = sqliteTable(
     updatedAt: text('updated_at').notNull(),
   },
   // One live (not removed) flag per reply, whatever requests arrive at once.
-  (t) => [
+  indexes: (t) => [
     uniqueIndex('flags_live_message_idx')
       .on(t.messageId)
       .where(sql`${t.status} <> 'removed'`),
@@ -52,16 +49,15 @@ export const flags = sqliteTable(
       .on(t.id)
       .where(sql`${t.status} = 'open'`),
   ],
-);
+});
 
 /** Every change of a flag: who, from which state to which, the note before and after, when. */
-export const flagEvents = sqliteTable(
-  'flag_events',
-  {
+export const flagEvents = table('flag_events', {
+  columns: {
     id: text('id').primaryKey(),
-    flagId: text('flag_id')
-      .notNull()
-      .references(() => flags.id, { onDelete: 'cascade' }),
+    /** Insertion order: a flag's history is read back in the order it was written. */
+    seq: bigserial('seq').notNull().only('postgres'),
+    flagId: text('flag_id').notNull().references('flags.id', { onDelete: 'cascade' }),
     actor: text('actor').notNull(),
     fromStatus: text('from_status', { enum: ['open', 'fixed', 'removed'] }),
     toStatus: text('to_status', { enum: ['open', 'fixed', 'removed'] }).notNull(),
@@ -69,42 +65,10 @@ export const flagEvents = sqliteTable(
     noteAfter: text('note_after'),
     at: text('at').notNull(),
   },
-  (t) => [index('flag_events_flag_idx').on(t.flagId, t.at)],
-);
-
-/**
- * What an eval run replays: the visitor turns, and the outcome expected of the agent. A case made from a flag
- * names it; one added by hand names who added it. Removed cases stay (deleted_at) so runs that used them still
- * read them.
- */
-export const evalCases = sqliteTable(
-  'eval_cases',
-  {
-    id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    agent: text('agent').notNull(),
-    /** JSON array of the visitor's texts, oldest first. */
-    turns: text('turns').notNull(),
-    expected: text('expected').notNull(),
-    originFlagId: text('origin_flag_id').references(() => flags.id, { onDelete: 'cascade' }),
-    createdBy: text('created_by'),
-    createdAt: text('created_at').notNull(),
-    updatedAt: text('updated_at').notNull(),
-    deletedAt: text('deleted_at'),
-  },
-  (t) => [
-    // Lists page the cases not removed oldest first, ids breaking ties: all of them, or one agent's.
-    index('eval_cases_workspace_idx')
-      .on(t.workspaceId, t.createdAt, t.id)
-      .where(sql`${t.deletedAt} is null`),
-    index('eval_cases_agent_idx')
-      .on(t.workspaceId, t.agent, t.createdAt, t.id)
-      .where(sql`${t.deletedAt} is null`),
-    // A flag has at most one live case.
-    uniqueIndex('eval_cases_flag_idx')
-      .on(t.originFlagId)
-      .where(sql`${t.deletedAt} is null and ${t.originFlagId} is not null`),
+  indexes: (t) => [
+    // A flag's history by time: SQLite reads it in rowid order, the order it was written.
+    index('flag_events_flag_idx').on(t.flagId, t.at).only('sqlite'),
+    // PostgreSQL has no rowid: it reads a flag's history in seq order.
+    index('flag_events_flag_idx').on(t.flagId, t.seq).only('postgres'),
   ],
-);
+});
