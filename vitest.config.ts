@@ -50,6 +50,8 @@ export default defineConfig({
     globalSetup: ['packages/testkit/src/global-teardown.ts'],
     projects: [
       ...packageProjects,
+      // Rules that hold across the repository, such as how long a function in an app may be.
+      { test: { name: 'tooling', root: 'tooling', ...deadlines } },
       { test: { name: 'postgres', include: onPostgresToo, env: { SVC_TEST_STORE: 'postgres' }, ...deadlines } },
     ],
   },

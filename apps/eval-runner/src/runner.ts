@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import { connectCore } from '@svc/core-client';
-import { backoffMs, type Logger, modelCallDurations, newRequestId, runCoreLoop, sleep, withRequestId } from '@svc/server-kit';
+import { type Logger, modelCallDurations, newRequestId, runCoreLoop, withRequestId } from '@svc/server-kit';
 import { Registry } from 'prom-client';
-import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
+import { executionReporter } from './execution-reports.ts';
+import { heldExecutions, leaseRenewals } from './held-executions.ts';
+import { createReplayer, type ExecutionReport } from './replay.ts';
 
 export interface RunnerOptions {
   /** The cores to work for: the runner moves to the next when the one it calls cannot be reached. */
@@ -36,8 +38,6 @@ export interface Runner {
 const longPollMs = 25_000;
 /** The most executions one lease request may ask for. */
 const maxLease = 64;
-/** Tries of a report before the case is left to its lease's expiry. */
-const reportAttempts = 5;
 
 /**
  * The eval runner: stateless, any number of them. It long-polls core for case executions, keeping every slot busy
@@ -71,54 +71,14 @@ export function startRunner({
    */
   const ahead = Math.max(8, Math.ceil(concurrency / 4));
 
-  /**
-   * A report that failed is tried again after a second (`pollMs` if shorter), twice as long at each try: about 15 s
-   * in all, enough to ride out a core's restart; spread ±20 % so the runners a restart failed together spread out.
-   */
-  const reportBackoff = { baseMs: Math.min(pollMs, 1000), maxMs: 8_000, jitter: [0.8, 1.2] } as const;
   const stopping = new AbortController();
-  /** Leased and not yet reported, by execution id. */
-  const held = new Map<string, LeasedExecution>();
-  /** Those whose report is under way: core may finish one before a renewal that was sent earlier. */
-  const reporting = new Set<string>();
-  /** Leased, waiting for a slot. */
-  const queue: LeasedExecution[] = [];
+  const executions = heldExecutions();
+  const { held, queue } = executions;
+  const renewals = leaseRenewals({ core, log, executions });
+  const report = executionReporter({ core, log, pollMs, executions });
   const working = new Set<Promise<void>>();
   let replaying = 0;
-  let leaseMs = 60_000;
-  let renewTimer: NodeJS.Timeout | undefined;
   let wakeLoop: () => void = () => {};
-
-  async function report(result: ExecutionReport, execution: LeasedExecution): Promise<void> {
-    reporting.add(execution.id);
-    try {
-      await reportOnce(result, execution);
-    } finally {
-      // In one step: a renewal's answer coming in between would find it held and not reporting.
-      held.delete(execution.id);
-      reporting.delete(execution.id);
-    }
-  }
-
-  /** Sends the report, again on failures while the lease is held; says whether core took it or another runner will. */
-  async function reportOnce(result: ExecutionReport, execution: LeasedExecution): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { accepted } = await core.evalWork.report.mutate(result);
-        if (accepted)
-          log.info(
-            { run: execution.run_id, case: execution.case_id, attempt: execution.attempt, verdict: result.verdict },
-            'case finished',
-          );
-        else
-          log.warn({ run: execution.run_id, case: execution.case_id }, 'case finished after its lease was lost; another runner reports it');
-        return;
-      } catch (error) {
-        if (attempt >= reportAttempts) throw error;
-        await sleep(backoffMs(attempt, reportBackoff));
-      }
-    }
-  }
 
   function pump(): void {
     while (replaying < concurrency && queue.length > 0) {
@@ -150,30 +110,6 @@ export function startRunner({
     }
   }
 
-  async function renew(): Promise<void> {
-    const leases = [...held.values()].map((e) => ({ id: e.id, lease_id: e.lease_id }));
-    if (leases.length === 0) return;
-    try {
-      const { renewed } = await core.evalWork.renew.mutate({ leases });
-      const kept = new Set(renewed);
-      for (const lease of leases) {
-        // Not renewed because it was reported meanwhile, or is being reported: the report says how that went.
-        if (kept.has(lease.id) || !held.has(lease.id) || reporting.has(lease.id)) continue;
-        const waiting = queue.findIndex((e) => e.id === lease.id);
-        if (waiting >= 0) queue.splice(waiting, 1); // not started: nothing to do with it any more
-        held.delete(lease.id);
-        log.warn({ execution: lease.id }, 'lease lost: the case is another runner’s now');
-      }
-    } catch (error) {
-      log.warn({ err: error }, 'could not renew leases; retrying');
-    }
-  }
-
-  function scheduleRenewals(): void {
-    clearInterval(renewTimer);
-    renewTimer = setInterval(() => void renew(), Math.max(100, Math.floor(leaseMs / 3)));
-  }
-
   async function leaseMore(): Promise<void> {
     const inHand = replaying + queue.length;
     if (inHand > concurrency + ahead / 2) {
@@ -182,10 +118,7 @@ export function startRunner({
     }
     const wanted = Math.min(maxLease, concurrency + ahead - inHand);
     const lease = await poll.evalWork.lease.mutate({ runner: name, max: wanted, wait_ms: longPollMs }, { signal: stopping.signal });
-    if (lease.lease_ms !== leaseMs || !renewTimer) {
-      leaseMs = lease.lease_ms;
-      scheduleRenewals();
-    }
+    renewals.keepAlive(lease.lease_ms);
     for (const execution of lease.executions) {
       held.set(execution.id, execution);
       queue.push(execution);
@@ -215,13 +148,18 @@ export function startRunner({
       await loop;
       await close();
       // What is leased and waiting is replayed too, within the grace; past it, the leases expire and another runner takes over.
-      const drained = (async () => {
-        while (working.size > 0) await Promise.race(working);
-      })();
-      const timeout = new Promise<void>((resolve) => setTimeout(resolve, stopGraceMs).unref());
-      await Promise.race([drained, timeout]);
+      await settledWithin(working, stopGraceMs);
       if (held.size > 0) log.warn({ executions: held.size }, 'stopped with cases in flight; their leases will expire');
-      clearInterval(renewTimer);
+      renewals.stop();
     },
   };
+}
+
+/** Waits for the work under way, and for work it starts meanwhile, to settle, or for `graceMs` to pass. */
+async function settledWithin(working: Set<Promise<void>>, graceMs: number): Promise<void> {
+  const drained = (async () => {
+    while (working.size > 0) await Promise.race(working);
+  })();
+  const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+  await Promise.race([drained, timeout]);
 }
