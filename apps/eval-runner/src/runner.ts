@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
 import { connectCore } from '@svc/core-client';
-import { backoffMs, type Logger, modelCallDurations, newRequestId, runCoreLoop, sleep, withRequestId } from '@svc/server-kit';
+import { backoffMs, type Logger, modelCallDurations, newRequestId, runCoreLoop, withRequestId } from '@svc/server-kit';
 import { Registry } from 'prom-client';
 import { createReplayer, type ExecutionReport, type LeasedExecution } from './replay.ts';
 
@@ -218,7 +219,7 @@ export function startRunner({
       const drained = (async () => {
         while (working.size > 0) await Promise.race(working);
       })();
-      const timeout = new Promise<void>((resolve) => setTimeout(resolve, stopGraceMs).unref());
+      const timeout = sleep(stopGraceMs, undefined, { ref: false });
       await Promise.race([drained, timeout]);
       if (held.size > 0) log.warn({ executions: held.size }, 'stopped with cases in flight; their leases will expire');
       clearInterval(renewTimer);
