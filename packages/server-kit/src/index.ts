@@ -9,3 +9,4 @@ export * from './backoff.ts';
 export * from './metrics.ts';
 export * from './request-id.ts';
 export * from './buffered-fetch.ts';
+export * from './app-process.ts';

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { appArguments } from '@svc/server-kit';
 
 /**
  * What every process a test starts carries in its environment, set to the vitest run's id (SVC_TEST_RUN, which the
@@ -163,12 +164,8 @@ export function startApp(
   env: Record<string, string>,
   { stdio = 'pipe', execArgv = [] }: { stdio?: 'pipe' | 'inherit-stderr'; execArgv?: string[] } = {},
 ): ProcessGroup {
-  const loader = entry.endsWith('.ts') ? fromSources() : [];
-  return spawnGroup(process.execPath, [...execArgv, ...loader, entry], { env, stdio });
+  return spawnGroup(process.execPath, appArguments(entry, execArgv), { env, stdio });
 }
-
-/** Node's options that run TypeScript entry points with the workspace's packages from their sources, not dist/. */
-export const fromSources = (): string[] => ['--conditions=development', '--import', import.meta.resolve('tsx')];
 
 /** Resolves once `url` answers below 500 (a process that just started listens and is ready); throws after `timeoutMs`. */
 export async function waitUntilAnswering(url: string, { method = 'GET', timeoutMs = 30_000 } = {}): Promise<void> {
