@@ -1,4 +1,4 @@
-import { BinaryFileError, readBundleFiles } from '@svc/agent-runtime/files';
+import { BinaryFileError, readBundleFiles } from '@svc/domain/bundle-files';
 import { environmentForBranch, type VersionView } from '@svc/domain';
 import type { Api } from './api.ts';
 import { CliError, exitCodes } from './errors.ts';

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { CliError } from './errors.ts';
-import { defaultBaseUrl } from './program.ts';
+import { defaultBaseUrl } from './base-url.ts';
 
 /** The CLI's own entry point: what `svc` runs, whether installed globally, aliased or run from a checkout. */
 const cliEntry = fileURLToPath(new URL('../bin/svc.js', import.meta.url));

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
+import { defaultBaseUrl } from './base-url.ts';
+import { version } from './version.ts';
 
 /** How a command module adds its commands to the program. */
 type Register = (program: Command) => void;
@@ -43,12 +44,6 @@ function commandOf(args: string[]): string | undefined {
   }
   return undefined;
 }
-
-/** The server the CLI talks to when neither --base-url nor SVC_BASE_URL names one: local mode's gateway. */
-export const defaultBaseUrl = 'http://localhost:8080';
-
-/** The CLI's version, as `svc --version` prints it. */
-export const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** Usage errors are written as commander words them, or as the JSON error envelope under `--json`. */
 function usageError(text: string, write: (text: string) => void, json: boolean): void {

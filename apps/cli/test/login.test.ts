@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { removeTempDirs, tempDir } from '@svc/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsPath } from '../src/credentials.ts';
@@ -93,7 +94,7 @@ describe('svc login, on a terminal with stderr sent to a file', () => {
     let code: string | undefined;
     while (!code) {
       code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(existsSync(errors) ? readFileSync(errors, 'utf8') : '')?.[1];
-      if (!code) await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!code) await sleep(50);
     }
     await decide(code, 'denied');
     await login.exited;

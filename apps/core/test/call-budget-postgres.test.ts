@@ -95,7 +95,7 @@ it('counts only the time a call waits on the database, and leaves work outside c
     expect((await pool.query('select pg_sleep(0.4), 2 as two')).rows[0].two).toBe(2);
     // Nor has the work a call set off and left running (a delivery it woke), though it runs in the call's context.
     const setOff = await withCallBudget(100, async () => {
-      const later = new Promise((resolve) => setTimeout(resolve, 10)).then(() => pool.query('select pg_sleep(0.4), 3 as three'));
+      const later = sleep(10).then(() => pool.query('select pg_sleep(0.4), 3 as three'));
       return { later };
     });
     expect((await setOff.later).rows[0].three).toBe(3);

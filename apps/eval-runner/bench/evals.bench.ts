@@ -23,6 +23,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   anthropicMessage,
   chatCompletion,
@@ -220,7 +221,7 @@ async function measure(database: string | undefined): Promise<string[]> {
       const run = await api('/evals/runs', { environment: 'bench', agent: 'bench' });
       let detail = await api(`/evals/runs/${run.id}`);
       while (!detail.finished) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sleep(500);
         detail = await api(`/evals/runs/${run.id}`);
       }
       if (detail.passed !== cases) throw new Error(`expected ${cases} passes, got ${JSON.stringify({ ...detail, results: undefined })}`);

@@ -1,5 +1,6 @@
 import type { CoreClient } from '@svc/core-client';
-import { backoffMs, type Logger, sleep } from '@svc/server-kit';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffMs, type Logger } from '@svc/server-kit';
 import type { HeldExecutions } from './held-executions.ts';
 import type { ExecutionReport, LeasedExecution } from './replay.ts';
 

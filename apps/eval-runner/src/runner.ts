@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EgressRules, ProviderSettings } from '@svc/agent-runtime';
-import { connectCore } from '@svc/core-client';
+import { connectCoreOverHttp } from '@svc/core-client';
 import { type Logger, modelCallDurations, newRequestId, runCoreLoop, withRequestId } from '@svc/server-kit';
 import { Registry } from 'prom-client';
 import { executionReporter } from './execution-reports.ts';
@@ -56,7 +57,7 @@ export function startRunner({
   stopGraceMs = 10_000,
 }: RunnerOptions): Runner {
   // Long polls (`poll`) on connections of their own, closed on stop: a poll left waiting never holds core's shutdown up.
-  const { core, poll, current, close } = connectCore(coreUrls, secretKey);
+  const { core, poll, current, close } = connectCoreOverHttp(coreUrls, secretKey);
   const name = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const registry = new Registry();
   const replayer = createReplayer({
@@ -160,6 +161,6 @@ async function settledWithin(working: Set<Promise<void>>, graceMs: number): Prom
   const drained = (async () => {
     while (working.size > 0) await Promise.race(working);
   })();
-  const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+  const timeout = sleep(graceMs, undefined, { ref: false });
   await Promise.race([drained, timeout]);
 }

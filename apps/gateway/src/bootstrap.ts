@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { closeServer, deriveInternalToken, listen, type Logger } from '@svc/server-kit';
 import { createGatewayApp } from './app.ts';
-import { connectCore } from './core-client.ts';
+import { connectCoreChannel } from './core-client.ts';
 import { createExpressServer } from './http/express-server.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import type { Registry } from 'prom-client';
@@ -45,7 +45,7 @@ export async function startGateway({
   const { server, serve } = createExpressServer();
   const boundPort = await listen(server, port, host, 'PORT');
   const url = publicUrl ?? `http://localhost:${boundPort}`;
-  const core = connectCore(coreUrls, deriveInternalToken(secretKey), { silenceMs: coreSilenceMs });
+  const core = connectCoreChannel(coreUrls, deriveInternalToken(secretKey), { silenceMs: coreSilenceMs });
   const metrics = createGatewayMetrics();
   const closing = new AbortController();
   // Every open event stream listens for the stop: as many as there are clients following runs.

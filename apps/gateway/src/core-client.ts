@@ -44,7 +44,7 @@ export interface ConnectOptions extends Pick<CoreChannelOptions, 'silenceMs'> {
  * without which core refuses it. A core silent for `silenceMs` (pings unanswered: stopped, hung) counts as gone: its
  * calls fail, as when it goes away.
  */
-export function connectCore(
+export function connectCoreChannel(
   coreUrls: string | readonly string[],
   internalToken: string,
   { silenceMs, home }: ConnectOptions = {},
@@ -56,7 +56,7 @@ export function connectCore(
     // With several cores, one that takes connections but never answers is passed over after a second.
     return new CoreChannel(url.href, { internalToken, silenceMs, openTimeoutMs: urls.length > 1 ? 1_000 : undefined });
   });
-  if (channels.length === 0) throw new TypeError('connectCore needs at least one core URL');
+  if (channels.length === 0) throw new TypeError('connectCoreChannel needs at least one core URL');
   const first = home ?? randomInt(channels.length);
   const inOrder = [...channels.slice(first), ...channels.slice(0, first)];
 

@@ -1,3 +1,3 @@
 export { createGatewayApp } from './app.ts';
 export { startGateway } from './bootstrap.ts';
-export { connectCore } from './core-client.ts';
+export { connectCoreChannel } from './core-client.ts';

@@ -7,13 +7,13 @@ import { createUserWithToken, startPlatform } from './platform.ts';
 import { expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { CoreChannel } from '../src/core-channel.ts';
-import { connectCore } from '../src/core-client.ts';
+import { connectCoreChannel } from '../src/core-client.ts';
 import { startGateway } from '../src/index.ts';
 
 it("gives each of many calls made at once its own answer, with its own caller's identity", async () => {
   const platform = await startPlatform();
   const tokens = await Promise.all(['ada', 'bob', 'cy'].map((name) => createUserWithToken(platform, `${name}@example.com`)));
-  const core = connectCore(platform.core.url, platform.internalToken);
+  const core = connectCoreChannel(platform.core.url, platform.internalToken);
   const calls = Array.from({ length: 300 }, (_, i) => {
     const token = tokens[i % tokens.length]!;
     return core.client.auth.whoami.query(undefined, { context: { authorization: `Bearer ${token}` } });

@@ -4,7 +4,7 @@ import { request } from '@svc/testkit';
 import { createUserWithToken, type PlatformOptions, startPlatform, type TestPlatform } from './platform.ts';
 import { expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.ts';
-import { connectCore } from '../src/core-client.ts';
+import { connectCoreChannel } from '../src/core-client.ts';
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -20,7 +20,7 @@ function capture(level: string) {
 async function serve(level: string, options: PlatformOptions = {}) {
   const platform = await startPlatform(options);
   const { log, lines } = capture(level);
-  const core = connectCore(platform.core.url, platform.internalToken);
+  const core = connectCoreChannel(platform.core.url, platform.internalToken);
   const app = createGatewayApp({ core: core.client, publicUrl: 'http://localhost', log });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -7,7 +7,7 @@ import { type RunningCore, startCore } from '@svc/test-platform';
 import { freePort, removeTempDirs, request, tempDir } from '@svc/testkit';
 import { afterAll, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { connectCore } from '../src/core-client.ts';
+import { connectCoreChannel } from '../src/core-client.ts';
 import { startGateway } from '../src/index.ts';
 
 afterAll(removeTempDirs);
@@ -104,7 +104,7 @@ it('fails a call whose core went away after taking it, rather than running it ag
   );
   await once(crashing, 'listening');
   const urls = [`http://127.0.0.1:${(crashing.address() as AddressInfo).port}`, core.url];
-  const cores = connectCore(urls, deriveInternalToken(secretKey), { home: 0 });
+  const cores = connectCoreChannel(urls, deriveInternalToken(secretKey), { home: 0 });
   await expect(cores.client.health.ping.query()).rejects.toThrow(/closed the channel/);
   await expect(cores.client.health.ping.query()).resolves.toEqual({ ok: true });
   cores.close();

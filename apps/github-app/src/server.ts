@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connectCore } from '@svc/core-client';
+import { connectCoreOverHttp } from '@svc/core-client';
 import { type Logger, newRequestId, validRequestId, withRequestId } from '@svc/server-kit';
 import { createNodeMiddleware, Probot, type ProbotOctokit } from 'probot';
 import { svcApp } from './app.ts';
@@ -90,7 +90,7 @@ export async function createGithubApp(options: GithubAppOptions): Promise<Github
     Octokit,
     request: { fetch: fetchWithDeadline(options.timeoutMs ?? defaultGithubTimeoutMs) },
   });
-  const connection = connectCore(options.coreUrls, options.secretKey);
+  const connection = connectCoreOverHttp(options.coreUrls, options.secretKey);
   const middleware = await createNodeMiddleware(svcApp(connection.core), { probot, webhooksPath });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {

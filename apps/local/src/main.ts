@@ -6,7 +6,7 @@ import { ConfigError, closeServer, listen, localSecretKey } from '@svc/server-ki
 import { createDemoBackend } from './demo-backend.ts';
 import { banner } from './banner.ts';
 import { readEnv } from './env.ts';
-import { type PlatformProcess, startApp, stopApp } from './processes.ts';
+import { type PlatformProcess, startPlatformProcess, stopPlatformProcess } from './processes.ts';
 
 let env;
 try {
@@ -53,7 +53,7 @@ let stopping = false;
 /** Stops in reverse start order: the gateway first, core last, so no request finds core gone. */
 async function stopAll(exitCode: number): Promise<never> {
   stopping = true;
-  for (const proc of [...running].reverse()) await stopApp(proc);
+  for (const proc of [...running].reverse()) await stopPlatformProcess(proc);
   await closeServer(demoBackend).catch(() => {});
   process.exit(exitCode);
 }
@@ -62,7 +62,7 @@ async function stopAll(exitCode: number): Promise<never> {
 const configExit = 78;
 
 function start(name: string): PlatformProcess {
-  const proc = startApp(name, childEnv);
+  const proc = startPlatformProcess(name, childEnv);
   running.push(proc);
   void proc.exited.then((code) => {
     if (stopping) return;

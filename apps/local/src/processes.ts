@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { appArguments } from '@svc/server-kit';
 
-// Local mode runs every app from its sources, the workspace's packages included (their `development` export).
-const fromSources = ['--conditions=development', '--import', import.meta.resolve('tsx')];
 const appsDir = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface PlatformProcess {
@@ -14,9 +13,12 @@ export interface PlatformProcess {
   ready: Promise<void>;
 }
 
-/** Starts one app's entry point (`apps/<name>/src/main.ts`) as its own process, with an IPC channel for `ready`. */
-export function startApp(name: string, env: NodeJS.ProcessEnv): PlatformProcess {
-  const child = spawn(process.execPath, [...fromSources, `${appsDir}${name}/src/main.ts`], {
+/**
+ * Starts one app of the platform as its own process, from its sources (`apps/<name>/src/main.ts`, the workspace's
+ * packages included), with an IPC channel for `ready`.
+ */
+export function startPlatformProcess(name: string, env: NodeJS.ProcessEnv): PlatformProcess {
+  const child = spawn(process.execPath, appArguments(`${appsDir}${name}/src/main.ts`), {
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -30,7 +32,7 @@ export function startApp(name: string, env: NodeJS.ProcessEnv): PlatformProcess 
 }
 
 /** Asks a process to stop, and kills it if it has not within the grace period. */
-export async function stopApp(proc: PlatformProcess, graceMs = 10_000): Promise<void> {
+export async function stopPlatformProcess(proc: PlatformProcess, graceMs = 10_000): Promise<void> {
   if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
   proc.child.kill('SIGTERM');
   const timer = setTimeout(() => proc.child.kill('SIGKILL'), graceMs);

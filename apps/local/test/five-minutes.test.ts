@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { removeTempDirs, request, runProcess, tempDir } from '@svc/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitCodesOf, readmeBlocks, repositoryRoot, shellScript } from './readme.ts';
@@ -52,7 +53,7 @@ describe('the README\u2019s quick start and five minutes, as written, on ports a
     let fixed: { status: string; fixed_by_version: { number: number } }[] = [];
     for (let waited = 0; fixed.length === 0 && waited < 150; waited++) {
       fixed = (await request(`${baseUrl}/api/developer/v1/demo/flags?status=fixed`, { token })).body.flags;
-      if (fixed.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      if (fixed.length === 0) await sleep(200);
     }
     expect(fixed).toMatchObject([{ status: 'fixed', fixed_by_version: { number: live.version.number } }]);
     const env = { SVC_TOKEN: token, SVC_BASE_URL: baseUrl };

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { freePort, fromSources, type ProcessResult, runProcess, spawnGroup, stopProcesses } from '@svc/testkit';
+import { appArguments } from '@svc/server-kit';
+import { freePort, type ProcessResult, runProcess, spawnGroup, stopProcesses } from '@svc/testkit';
 import { afterEach } from 'vitest';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -17,7 +18,7 @@ export async function freePorts(): Promise<{ PORT: string; CORE_PORT: string; DE
 
 /** `pnpm start` as its own process, with only the given environment; `ready` resolves with its banner. */
 export function startLocal(env: Record<string, string>) {
-  const local = spawnGroup(process.execPath, [...fromSources(), main], { env: { LOG_LEVEL: 'warn', ...env } });
+  const local = spawnGroup(process.execPath, appArguments(main), { env: { LOG_LEVEL: 'warn', ...env } });
   const ready = local.waitForOutput('Press Ctrl-C', { stream: 'stdout', timeoutMs: 60_000 }).then(() => local.output('stdout'));
   ready.catch(() => {}); // a test that expects a failed start awaits `exited` instead
   return { ...local, ready };

@@ -3,6 +3,8 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { type AgentDefinition, agentManifest, type Bundle, workspaceManifest } from './manifest.ts';
 
+export { isBundleFile } from '@svc/domain';
+
 export interface ManifestIssue {
   /** The file at fault, relative to the repository root. */
   file: string;
@@ -20,10 +22,6 @@ export class ManifestError extends Error {
 
 const describePath = (path: PropertyKey[]) =>
   path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-
-/** The files a deployment is made of: `svc.yaml` and everything under `agents/`. */
-export const isBundleFile = (path: string) =>
-  path === 'svc.yaml' || (path.startsWith('agents/') && !path.split('/').some((p) => p.startsWith('.')));
 
 function parseFile<S extends z.ZodType>(
   files: Record<string, string>,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { AgentRunner, AgentRunnerCache } from '../src/index.ts';
 import { localNetwork, supportAgent } from './fixtures.ts';
@@ -26,7 +27,7 @@ describe('the runner cache', () => {
     let builds = 0;
     const build = async () => {
       builds++;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
       if (builds === 1) throw new Error('core did not answer');
       return new AgentRunner(supportAgent('scripted', 'http://127.0.0.1:1'), {}, localNetwork);
     };

@@ -21,7 +21,7 @@ export interface CoreConnection {
  * Core over HTTP in tRPC's protocol, with the internal token derived from core's SVC_SECRET_KEY and a request id:
  * one of `coreUrls`, the next when the one called cannot be reached. (The gateway calls core over core's channel.)
  */
-export function connectCore(coreUrls: string[], secretKey: Buffer): CoreConnection {
+export function connectCoreOverHttp(coreUrls: string[], secretKey: Buffer): CoreConnection {
   const internalToken = deriveInternalToken(secretKey);
   // Each call carries the id of what it serves (a webhook delivery, an event, a case), or one of its own.
   const headers = () => ({ [internalTokenHeader]: internalToken, ...requestIdHeaders() });

@@ -28,6 +28,10 @@ export const agentSlug = z
   .regex(/^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$/, 'expected an agent slug: lowercase letters, digits and dashes')
   .meta({ example: 'support' });
 
+/** The files a deployment is made of: `svc.yaml` and everything under `agents/`, dot-files and dot-folders left out. */
+export const isBundleFile = (path: string): boolean =>
+  path === 'svc.yaml' || (path.startsWith('agents/') && !path.split('/').some((p) => p.startsWith('.')));
+
 export const pushInput = z
   .object({
     environment: environmentName,

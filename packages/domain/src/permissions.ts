@@ -13,7 +13,7 @@ interface Rule {
 /**
  * What each role may do in a workspace: the one table core decides every write by (`authorize` in core), the console
  * follows to offer only what a member may do, and the role table of docs/api.md shows (a test holds them together). Every
- * member reads everything in the workspace; only the writes are here.
+ * member reads everything in the workspace; only the writes are here, and who gets the workspace's mails.
  *
  * Supervisors look after conversations: they flag, say what the agent should have said, and judge results. What
  * costs money, runs the agents with the environment's secrets, or weakens cases that others wrote and CI relies on
@@ -34,6 +34,7 @@ export const permissions = {
   linkRepositories: { roles: builders, may: 'link and unlink GitHub repositories' },
   manageMembers: { roles: owners, may: 'invite members, change their roles and remove them' },
   setTestNumbers: { roles: owners, may: 'set test numbers' },
+  getDailyDigest: { roles: builders, may: 'get the daily mail of new flags' },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof permissions;

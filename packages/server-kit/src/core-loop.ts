@@ -1,19 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from './logger.ts';
-
-/**
- * Resolves after `ms`, or at once when `signal` aborts. Its abort listener goes when it resolves: a loop sleeps on
- * the one signal of its whole life, and listeners left from past sleeps would pile up on it.
- */
-export const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const wake = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', wake);
-      resolve();
-    };
-    const timer = setTimeout(wake, ms);
-    signal?.addEventListener('abort', wake, { once: true });
-  });
 
 /** Core answered 401: the caller's internal token, so its SVC_SECRET_KEY, is not core's. */
 export const refusedByCore = (error: unknown): boolean =>
@@ -67,7 +53,7 @@ export function runCoreLoop({ log, pollMs, signal, messages, context, ping, work
           refused = true;
         } else if (reachable) log.warn({ ...context(), err: error }, 'core unreachable; retrying');
         reachable = false;
-        await sleep(pollMs, signal);
+        await sleep(pollMs, undefined, { signal }).catch(() => undefined);
       }
     }
   })();

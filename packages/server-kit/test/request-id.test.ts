@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createLogger, currentRequestId, requestIdOf, withRequestId } from '../src/index.ts';
 
@@ -44,7 +45,7 @@ it('is on every line logged while its request is served, and on no other', async
   log.info('before');
   await withRequestId('abc-123', async () => {
     log.info('at once');
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await sleep(1);
     log.child({ part: 'deeper' }).warn('after a wait');
     expect(currentRequestId()).toBe('abc-123');
   });

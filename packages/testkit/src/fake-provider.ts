@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RecordedRequest {
   method: string;
@@ -94,10 +95,7 @@ export async function startFakeProvider(
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} requests, got ${requests.length}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 50);
-        });
+        await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), sleep(50)]);
       }
       return requests;
     },

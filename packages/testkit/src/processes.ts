@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { appArguments } from '@svc/server-kit';
 
 /**
  * What every process a test starts carries in its environment, set to the vitest run's id (SVC_TEST_RUN, which the
@@ -54,8 +56,6 @@ function signalGroup(id: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * `command` as a process of its own, in a process group of its own (so that a stop reaches the processes it starts
  * too), with only PATH, `env` and the run's marker in its environment. Whatever happens to the test, it is stopped
@@ -93,7 +93,7 @@ export function spawnGroup(command: string, args: string[], options: GroupOption
   // them open.
   const exited = exit.then(async (code) => {
     gone = child.pid === undefined || !signalGroup(child.pid, 0);
-    await Promise.race([closed, delay(1000)]);
+    await Promise.race([closed, sleep(1000)]);
     ended = true;
     return code;
   });
@@ -113,14 +113,14 @@ export function spawnGroup(command: string, args: string[], options: GroupOption
         if (match) return match;
         if (ended) throw new Error(`exited before writing ${pattern}: ${group.output()}`);
         if (Date.now() > deadline) throw new Error(`no ${pattern} after ${timeoutMs} ms in: ${group.output()}`);
-        await delay(20);
+        await sleep(20);
       }
     },
     async stop(signal = 'SIGTERM') {
       const id = child.pid;
       if (id !== undefined && !gone && signalGroup(id, signal)) {
         const deadline = Date.now() + graceMs;
-        while (signalGroup(id, 0) && Date.now() < deadline) await delay(50);
+        while (signalGroup(id, 0) && Date.now() < deadline) await sleep(50);
         signalGroup(id, 'SIGKILL');
       }
       running.delete(group);
@@ -164,12 +164,8 @@ export function startApp(
   env: Record<string, string>,
   { stdio = 'pipe', execArgv = [] }: { stdio?: 'pipe' | 'inherit-stderr'; execArgv?: string[] } = {},
 ): ProcessGroup {
-  const loader = entry.endsWith('.ts') ? fromSources() : [];
-  return spawnGroup(process.execPath, [...execArgv, ...loader, entry], { env, stdio });
+  return spawnGroup(process.execPath, appArguments(entry, execArgv), { env, stdio });
 }
-
-/** Node's options that run TypeScript entry points with the workspace's packages from their sources, not dist/. */
-export const fromSources = (): string[] => ['--conditions=development', '--import', import.meta.resolve('tsx')];
 
 /** Resolves once `url` answers below 500 (a process that just started listens and is ready); throws after `timeoutMs`. */
 export async function waitUntilAnswering(url: string, { method = 'GET', timeoutMs = 30_000 } = {}): Promise<void> {
@@ -183,6 +179,6 @@ export async function waitUntilAnswering(url: string, { method = 'GET', timeoutM
       // not listening yet
     }
     if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -48,7 +49,7 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       const deadline = Date.now() + timeoutMs;
       while (!mails[index]) {
         if (Date.now() > deadline) throw new Error(`expected mail #${index + 1}, got ${mails.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await sleep(25);
       }
       return mails[index];
     },

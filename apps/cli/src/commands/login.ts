@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DeviceAuthorization, Whoami } from '@svc/domain';
 import type { Command } from 'commander';
 import open from 'open';
@@ -46,7 +47,7 @@ async function pollForToken(baseUrl: string, started: DeviceAuthorization): Prom
   }).start();
   try {
     while (Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, interval * 1000));
+      await sleep(interval * 1000);
       const response = await fetch(`${baseUrl}/cli/device_authorizations/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

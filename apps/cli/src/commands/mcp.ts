@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Api } from '../api.ts';
 import { globalOptions, requireCredential } from '../context.ts';
-import { version } from '../program.ts';
+import { version } from '../version.ts';
 import { resolveWorkspace } from '../workspace.ts';
 
 export function registerMcp(program: Command): void {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createPostgresDatabase, dropPostgresDatabase, freePort, type ProcessGroup, startApp, tempDir } from '@svc/testkit';
 import type { DatabaseOptions } from '../../src/bootstrap.ts';
 import { type BenchDatabase, openPostgres, openSqlite } from './database.ts';
@@ -106,6 +107,6 @@ export async function answering({ url, spawnedAt }: RunningApp, timeoutMs = 30 *
     );
     if (status === 200) return Date.now() - spawnedAt;
     if (Date.now() - spawnedAt > timeoutMs) throw new Error(`${url}/healthz did not answer 200 within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readBundleFiles } from '@svc/agent-runtime/files';
 import { createLogger } from '@svc/server-kit';
 import type { FakeProvider } from '@svc/testkit';
@@ -109,7 +110,7 @@ export async function buildTemplate(store: BenchStore, graph: FakeProvider): Pro
   });
   await inTurn(wrongCodes, 8, (i) => call('POST', `/api/v1/${workspace}/phone_verifications/${made[i]}/verify`, { code: '000000' }));
   // Every code sent before the template is copied: a copy of a pending message would be sent by the core measured.
-  while (graph.received - sentBefore < verifications) await new Promise((resolve) => setTimeout(resolve, 100));
+  while (graph.received - sentBefore < verifications) await sleep(100);
 
   /** Each chat's last reply: the one a flag points at. */
   const replies: { chat: string; message: string; text: string }[] = [];
@@ -132,7 +133,7 @@ export async function buildTemplate(store: BenchStore, graph: FakeProvider): Pro
   for (let i = 0; i < runs; i++) {
     const run = await call<{ id: string }>('POST', `${api}/evals/runs`, { environment: 'live' });
     while (!(await call<{ finished: boolean }>('GET', `${api}/evals/runs/${run.id}`)).finished) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
     }
     last = run.id;
   }

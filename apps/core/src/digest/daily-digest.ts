@@ -1,3 +1,4 @@
+import { allows } from '@svc/domain';
 import type { Logger } from '@svc/server-kit';
 import type { ScheduledTask } from 'node-cron';
 import type { CoreConfig } from '../platform/config.ts';
@@ -56,7 +57,7 @@ export function createDailyDigest(options: {
     };
     const deliverUntil = new Date(Date.parse(at) + mailWorthMs).toISOString();
     const mails = members
-      .filter((member) => member.role === 'owner' || member.role === 'developer')
+      .filter((member) => allows(member.role, 'getDailyDigest'))
       .map((member) => mailer.compose(digestMail(member.email, content), deliverUntil));
     await store.digestDays.markMailed(workspace.id, day, at, mails);
     mailer.loop.kick();

@@ -1,4 +1,4 @@
-import { setTimeout } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EvalRunView } from '@svc/domain';
 import type { HandlerInput } from './endpoint.ts';
 
@@ -101,7 +101,7 @@ export async function streamRunEvents(input: Input): Promise<void> {
       res.uncork();
       if (answer.ended) return;
       // On the clock's whole gaps: the streams of a run ask together, so they share the call and its answer.
-      await setTimeout(Math.max(0, Math.ceil((lastAsked + minPollGapMs) / minPollGapMs) * minPollGapMs - Date.now()));
+      await sleep(Math.max(0, Math.ceil((lastAsked + minPollGapMs) / minPollGapMs) * minPollGapMs - Date.now()));
       if (res.writableEnded) return;
       lastAsked = Date.now();
       const shared = poll(input, after);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -25,7 +26,7 @@ async function finished(runId: string) {
   for (;;) {
     const run = await api(`/evals/runs/${runId}`);
     if (run.body.finished) return run.body;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await sleep(25);
   }
 }
 

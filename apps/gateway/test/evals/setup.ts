@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Role } from '@svc/domain';
 import { type JsonResponse, request, type RequestOptions } from '@svc/testkit';
 import { expect } from 'vitest';
@@ -54,7 +55,7 @@ export async function evalsWorkspace(platform: TestPlatform, slug: string): Prom
       const run = await evals(`/runs/${runId}`);
       expect(run.status).toBe(200);
       if (run.body.finished) return run;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await sleep(25);
     }
   }
 

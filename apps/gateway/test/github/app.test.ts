@@ -1,6 +1,6 @@
 import { DomainError } from '@svc/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectCore, type CoreConnection } from '../../src/core-client.ts';
+import { connectCoreChannel, type CoreConnection } from '../../src/core-client.ts';
 import { startPlatform, type TestPlatform } from '../platform.ts';
 import { type EvalsApi, evalsWorkspace, salesAgent } from '../evals/setup.ts';
 
@@ -42,7 +42,7 @@ describe('with an eval runner', () => {
   let core: CoreConnection;
   beforeAll(async () => {
     platform = await startPlatform();
-    core = connectCore(platform.core.url, platform.internalToken);
+    core = connectCoreChannel(platform.core.url, platform.internalToken);
   });
   afterAll(async () => {
     core.close();
@@ -126,7 +126,7 @@ describe('without an eval runner', () => {
   let ws: EvalsApi;
   beforeAll(async () => {
     platform = await startPlatform({ evalConcurrency: 0, github: { eventClaimMs: 300 } });
-    core = connectCore(platform.core.url, platform.internalToken);
+    core = connectCoreChannel(platform.core.url, platform.internalToken);
     ws = await previewWorkspace(platform, 'idle', 'idle/bot');
   });
   afterAll(async () => {
@@ -226,7 +226,7 @@ describe('without an eval runner', () => {
 it('a preview run that ended while core was stopping is announced when core starts again', async () => {
   const first = await startPlatform({ evalConcurrency: 0 });
   await previewWorkspace(first, 'restart', 'restart/bot');
-  let core = connectCore(first.core.url, first.internalToken);
+  let core = connectCoreChannel(first.core.url, first.internalToken);
   const preview = await core.client.github.previews.deploy.mutate(pullRequest('restart/bot', 'restart'));
   core.close();
   // The run ends in the database, but core stops before it announces it (as a crash between the two would).
@@ -242,7 +242,7 @@ it('a preview run that ended while core was stopping is announced when core star
     databaseUrl: first.databaseUrl,
     secretKey: first.secretKey,
   });
-  core = connectCore(again.core.url, again.internalToken);
+  core = connectCoreChannel(again.core.url, again.internalToken);
   try {
     // Core announces what it left undone in the background, once it serves: the app's claims find it soon after.
     const claimed: unknown[] = [];

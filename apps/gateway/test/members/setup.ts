@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Role } from '@svc/domain';
 import { BrowserSession, formField, request } from '@svc/testkit';
 import { expect } from 'vitest';
@@ -24,7 +25,7 @@ export async function invitationLink(platform: TestPlatform, email: string, newe
       .filter((m) => m.to === email)
       .map((m) => /https?:\/\/\S+\/invitations\/[\w-]+/.exec(m.text)?.[0])
       .find((found) => found !== undefined && found !== newerThan);
-    if (!link) await new Promise((resolve) => setTimeout(resolve, 25));
+    if (!link) await sleep(25);
   }
   return new URL(link!).pathname;
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { JsonResponse } from '@svc/testkit';
 import { expect } from 'vitest';
 import { createUserWithToken, startPlatform } from '../../platform.ts';
@@ -63,7 +64,7 @@ async function finishedRun(world: World): Promise<JsonResponse> {
   for (;;) {
     const run = await world.api.call('getEvalRun', { token: world.token, params: { ...evals, id: started.body.id } });
     if (run.body.finished) return run;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await sleep(25);
   }
 }
 

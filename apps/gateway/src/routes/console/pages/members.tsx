@@ -1,4 +1,4 @@
-import type { Invitation, Member } from '@svc/domain';
+import { allows, type Invitation, type Member } from '@svc/domain';
 import { CsrfField } from '../components/csrf-field.tsx';
 import { Layout } from '../components/layout.tsx';
 import { RoleSelect } from '../components/role-select.tsx';
@@ -13,9 +13,9 @@ export interface MembersPageProps {
   invitations: Invitation[];
 }
 
-/** A workspace's members and pending invitations; owners see the forms, every member may leave. */
+/** A workspace's members and pending invitations; those who manage members see the forms, every member may leave. */
 export function MembersPage({ viewer, workspace, members, invitations }: MembersPageProps) {
-  const isOwner = members.some((m) => m.email === viewer.email && m.role === 'owner');
+  const managesMembers = members.some((m) => m.email === viewer.email && allows(m.role, 'manageMembers'));
   const base = membersPath(workspace);
   const csrf = <CsrfField token={viewer.csrfToken} />;
   return (
@@ -37,7 +37,7 @@ export function MembersPage({ viewer, workspace, members, invitations }: Members
             <tr key={m.user_id}>
               <td>{m.email}</td>
               <td data-label="Role">
-                {isOwner ? (
+                {managesMembers ? (
                   <form method="post" action={`${base}/${encodeURIComponent(m.user_id)}/role`} className="inline">
                     {csrf}
                     <RoleSelect selected={m.role} label={`Role of ${m.email}`} />
@@ -51,7 +51,7 @@ export function MembersPage({ viewer, workspace, members, invitations }: Members
                 <When at={m.added_at} />
               </td>
               <td>
-                {(isOwner || m.email === viewer.email) && (
+                {(managesMembers || m.email === viewer.email) && (
                   <form method="post" action={`${base}/${encodeURIComponent(m.user_id)}/remove`}>
                     {csrf}
                     <button className="secondary">{m.email === viewer.email ? 'Leave' : `Remove ${m.email}`}</button>
@@ -87,7 +87,7 @@ export function MembersPage({ viewer, workspace, members, invitations }: Members
                     <When at={i.expires_at} />
                   </td>
                   <td>
-                    {isOwner && (
+                    {managesMembers && (
                       <form method="post" action={`${base}/invitations/${encodeURIComponent(i.id)}/revoke`}>
                         {csrf}
                         <button className="secondary">Revoke</button>
@@ -100,7 +100,7 @@ export function MembersPage({ viewer, workspace, members, invitations }: Members
           </table>
         </>
       )}
-      {isOwner ? (
+      {managesMembers ? (
         <>
           <h2>Invite someone</h2>
           <form method="post" action={base}>
