@@ -51,7 +51,7 @@ export default defineConfig({
     projects: [
       ...packageProjects,
       // Rules that hold across the repository, such as how long a function in an app may be.
-      { test: { name: 'tooling', root: 'tooling', ...deadlines } },
+      { test: { name: 'tooling', root: 'tooling', include: ['*.test.ts'], ...deadlines } },
       { test: { name: 'postgres', include: onPostgresToo, env: { SVC_TEST_STORE: 'postgres' }, ...deadlines } },
     ],
   },

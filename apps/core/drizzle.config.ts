@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './src/store/sqlite/schema.ts',
+  schema: './src/platform/sqlite/schema.ts',
   out: './drizzle',
 });

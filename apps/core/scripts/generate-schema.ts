@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { generatedSchema, schemaPaths } from '../src/store/tables/generate.ts';
+import { generatedSchema, schemaPaths } from '../src/schema-generate.ts';
 
 // Writes both stores' drizzle schemas from the tables of src/<domain>/tables.ts; `pnpm db:generate` runs it before
 // drizzle-kit writes the migrations.

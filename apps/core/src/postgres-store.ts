@@ -11,7 +11,7 @@ import { createPostgresFlags } from './flags/postgres.ts';
 import { createPostgresGithub } from './github/postgres.ts';
 import { createPostgresMembers } from './workspaces/postgres.ts';
 import { createPostgresMessaging } from './verification/postgres.ts';
-import { developerTokens, memberships, users, workspaces } from './store/postgres/schema.ts';
+import { developerTokens, memberships, users, workspaces } from './platform/postgres/schema.ts';
 import { transactor } from './platform/postgres/transaction.ts';
 import { ascendingAfter } from './platform/keyset.ts';
 

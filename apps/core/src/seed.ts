@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readBundleFiles } from '@svc/agent-runtime/files';
+import { readBundleFiles } from '@svc/domain/bundle-files';
 import type { Services } from './services.ts';
 
 export const devUserEmail = 'dev@example.com';

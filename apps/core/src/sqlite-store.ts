@@ -14,7 +14,7 @@ import { createSqliteGithub } from './github/sqlite.ts';
 import { groupCommit } from './platform/sqlite/group-commit.ts';
 import { createSqliteMembers } from './workspaces/sqlite.ts';
 import { createSqliteMessaging } from './verification/sqlite.ts';
-import { developerTokens, memberships, users, workspaces } from './store/sqlite/schema.ts';
+import { developerTokens, memberships, users, workspaces } from './platform/sqlite/schema.ts';
 import { ascendingAfter } from './platform/keyset.ts';
 
 const workspaceColumns = {

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bigint, bigserial, boolean, index, table, text } from '../src/store/tables/define.ts';
-import { generatedSchema, schemaPaths } from '../src/store/tables/generate.ts';
-import { renderSchema, type DomainTables } from '../src/store/tables/render.ts';
+import { bigint, bigserial, boolean, index, table, text } from '../src/platform/tables/define.ts';
+import { generatedSchema, schemaPaths } from '../src/schema-generate.ts';
+import { renderSchema, type DomainTables } from '../src/platform/tables/render.ts';
 import { tempDir } from './temp-dir.ts';
 
 // Each table is written once, in src/<domain>/tables.ts, and `pnpm db:generate` writes both stores' drizzle schemas

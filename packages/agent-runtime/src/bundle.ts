@@ -3,8 +3,6 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { type AgentDefinition, agentManifest, type Bundle, workspaceManifest } from './manifest.ts';
 
-export { isBundleFile } from '@svc/domain';
-
 export interface ManifestIssue {
   /** The file at fault, relative to the repository root. */
   file: string;

@@ -4,7 +4,6 @@ export * from './logger.ts';
 export * from './internal-auth.ts';
 export * from './secret-key.ts';
 export * from './core-loop.ts';
-export * from './sleep.ts';
 export * from './backoff.ts';
 export * from './metrics.ts';
 export * from './request-id.ts';

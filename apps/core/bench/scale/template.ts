@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readBundleFiles } from '@svc/agent-runtime/files';
+import { readBundleFiles } from '@svc/domain/bundle-files';
 import { createLogger } from '@svc/server-kit';
 import type { FakeProvider } from '@svc/testkit';
 import { startCore } from '../../src/bootstrap.ts';

@@ -1,5 +1,5 @@
-import { type Bundle, contentHash, isBundleFile, ManifestError, parseBundle, secretsOfAgent } from '@svc/agent-runtime';
-import { DomainError, type PageQuery, type PushInput, type VersionView } from '@svc/domain';
+import { type Bundle, contentHash, ManifestError, parseBundle, secretsOfAgent } from '@svc/agent-runtime';
+import { DomainError, isBundleFile, type PageQuery, type PushInput, type VersionView } from '@svc/domain';
 import { z } from 'zod';
 import type { AgentVersion } from './store.ts';
 import type { Membership, Store } from '../store.ts';

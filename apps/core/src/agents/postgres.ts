@@ -3,7 +3,7 @@ import { messageRow, toMessage, toVersion, versionRow } from './rows.ts';
 import type { AgentsStore, ChatMessage } from './store.ts';
 import { pageOf } from '../platform/page.ts';
 import type { PgDb } from '../platform/postgres/database.ts';
-import { agentVersions, chatMessages, chats, environmentSecrets, environments, flags } from '../store/postgres/schema.ts';
+import { agentVersions, chatMessages, chats, environmentSecrets, environments, flags } from '../platform/postgres/schema.ts';
 import { conflict, type PgTx, type Transact } from '../platform/postgres/transaction.ts';
 
 /** A message as callers know it: `seq` only orders a chat's messages. */

@@ -5,7 +5,7 @@ import { pageOf } from '../platform/page.ts';
 import type { SqliteDb } from '../platform/sqlite/database.ts';
 import type { Write } from '../platform/sqlite/group-commit.ts';
 import { p, placeholders } from '../platform/sqlite/prepared.ts';
-import { agentVersions, chatMessages, chats, environmentSecrets, environments, flags } from '../store/sqlite/schema.ts';
+import { agentVersions, chatMessages, chats, environmentSecrets, environments, flags } from '../platform/sqlite/schema.ts';
 
 /** What an inbox row shows beside the chat, each computed in the page's one query. */
 const inboxColumns = {

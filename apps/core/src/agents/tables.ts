@@ -1,8 +1,8 @@
-import { bigserial, boolean, index, integer, primaryKey, table, text, uniqueIndex } from '../store/tables/define.ts';
+import { bigserial, boolean, index, integer, primaryKey, table, text, uniqueIndex } from '../platform/tables/define.ts';
 
 // The agents' tables: deployed versions, environments and their secrets, chats and their messages.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 /** An immutable deployed version of a workspace's agents: the manifest files as pushed. */
 export const agentVersions = table('agent_versions', {

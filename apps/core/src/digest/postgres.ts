@@ -3,7 +3,7 @@ import type { DigestStore } from './store.ts';
 import { mailRow } from '../platform/mail-row.ts';
 import type { PgDb } from '../platform/postgres/database.ts';
 import { purgeRows } from '../platform/postgres/purge.ts';
-import { digestDays, mailOutbox } from '../store/postgres/schema.ts';
+import { digestDays, mailOutbox } from '../platform/postgres/schema.ts';
 import type { Transact } from '../platform/postgres/transaction.ts';
 
 export function createPostgresDigest(db: PgDb, transact: Transact): DigestStore {

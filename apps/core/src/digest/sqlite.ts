@@ -4,7 +4,7 @@ import { mailRow } from '../platform/mail-row.ts';
 import type { SqliteDb } from '../platform/sqlite/database.ts';
 import type { Write } from '../platform/sqlite/group-commit.ts';
 import { purgeRows } from '../platform/sqlite/purge.ts';
-import { digestDays, mailOutbox } from '../store/sqlite/schema.ts';
+import { digestDays, mailOutbox } from '../platform/sqlite/schema.ts';
 
 export function createSqliteDigest(db: SqliteDb, write: Write): DigestStore {
   return {

@@ -1,8 +1,8 @@
-import { index, primaryKey, table, text } from '../store/tables/define.ts';
+import { index, primaryKey, table, text } from '../platform/tables/define.ts';
 
 // The daily digest's table: its claims.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 /**
  * The daily digest's claims: one row per workspace and day (in the digest's time zone), inserted before anything is

@@ -20,7 +20,7 @@ import { pageOf } from '../platform/page.ts';
 import { messageRow } from '../agents/rows.ts';
 import type { PgDb } from '../platform/postgres/database.ts';
 import { applyFlagChange } from '../flags/postgres.ts';
-import { evalCases, evalExecutions, evalOverrides, evalResults, evalRuns, graderReviews } from '../store/postgres/schema.ts';
+import { evalCases, evalExecutions, evalOverrides, evalResults, evalRuns, graderReviews } from '../platform/postgres/schema.ts';
 import { type PgTx, statement, type Transact } from '../platform/postgres/transaction.ts';
 
 /**

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError, type EvalResultView, type EvalRunView } from '@svc/domain';
 import type { Store } from '../store.ts';
 import type { EvalRunService } from './runs.ts';
@@ -84,7 +85,7 @@ export function createEvalRunEvents({ store, runs, reported }: EvalRunEventsDeps
       }
       const wait = shared ? shared.startedAt + minReadIntervalMs - Date.now() : 0;
       if (wait > 0) {
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        await sleep(wait);
         continue;
       }
       const now = Date.now();

@@ -23,7 +23,7 @@ import type { SqliteDb } from '../platform/sqlite/database.ts';
 import type { Write } from '../platform/sqlite/group-commit.ts';
 import { applyFlagChange } from '../flags/sqlite.ts';
 import { bound, inJsonArray, p, placeholders } from '../platform/sqlite/prepared.ts';
-import { chats, evalCases, evalExecutions, evalOverrides, evalResults, evalRuns, graderReviews } from '../store/sqlite/schema.ts';
+import { chats, evalCases, evalExecutions, evalOverrides, evalResults, evalRuns, graderReviews } from '../platform/sqlite/schema.ts';
 
 export function createSqliteEvals(db: SqliteDb, write: Write): EvalsStore {
   const insertMessages = messageInserter(db);

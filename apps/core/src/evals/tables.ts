@@ -1,8 +1,8 @@
-import { bigint, boolean, index, integer, primaryKey, sql, table, text, uniqueIndex } from '../store/tables/define.ts';
+import { bigint, boolean, index, integer, primaryKey, sql, table, text, uniqueIndex } from '../platform/tables/define.ts';
 
 // The evals' tables: cases, runs, their executions, results and overrides, and the graders' reviews.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 /**
  * What an eval run replays: the visitor turns, and the outcome expected of the agent. A case made from a flag

@@ -6,7 +6,7 @@ import { digestFlagsOf, flagChangeOf, flagsOf } from './where.ts';
 import { pageOf } from '../platform/page.ts';
 import { messageColumns } from '../agents/postgres.ts';
 import type { PgDb } from '../platform/postgres/database.ts';
-import { chatMessages, chats, evalCases, flagEvents, flags } from '../store/postgres/schema.ts';
+import { chatMessages, chats, evalCases, flagEvents, flags } from '../platform/postgres/schema.ts';
 import { conflict, type PgTx, type Transact } from '../platform/postgres/transaction.ts';
 
 /** An event as callers know it: `seq` only orders a flag's history. */

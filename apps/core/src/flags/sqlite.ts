@@ -6,7 +6,7 @@ import { pageOf } from '../platform/page.ts';
 import { toMessage } from '../agents/rows.ts';
 import type { SqliteDb } from '../platform/sqlite/database.ts';
 import type { Write } from '../platform/sqlite/group-commit.ts';
-import { chatMessages, chats, evalCases, flagEvents, flags } from '../store/sqlite/schema.ts';
+import { chatMessages, chats, evalCases, flagEvents, flags } from '../platform/sqlite/schema.ts';
 
 /**
  * Applies a flag's change with its event and case change, inside the caller's write; false (nothing written) when the

@@ -1,8 +1,8 @@
-import { bigserial, index, integer, sql, table, text, uniqueIndex } from '../store/tables/define.ts';
+import { bigserial, index, integer, sql, table, text, uniqueIndex } from '../platform/tables/define.ts';
 
 // The flags' tables: flagged replies and their history.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 /**
  * A flagged agent reply. What the flag shows of the chat (agent, environment, version, channel, the messages before

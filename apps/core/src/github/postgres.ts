@@ -3,7 +3,7 @@ import type { GithubStore } from './store.ts';
 import { sameRepository, toEvent } from './rows.ts';
 import type { PgDb } from '../platform/postgres/database.ts';
 import { purgeRows } from '../platform/postgres/purge.ts';
-import { evalRuns, eventOutbox, githubDeliveries, githubInstallations, githubLinks, previewTargets } from '../store/postgres/schema.ts';
+import { evalRuns, eventOutbox, githubDeliveries, githubInstallations, githubLinks, previewTargets } from '../platform/postgres/schema.ts';
 import type { Transact } from '../platform/postgres/transaction.ts';
 
 export function createPostgresGithub(db: PgDb, transact: Transact): GithubStore {

@@ -4,7 +4,7 @@ import { sameRepository, toEvent } from './rows.ts';
 import type { SqliteDb } from '../platform/sqlite/database.ts';
 import type { Write } from '../platform/sqlite/group-commit.ts';
 import { purgeRows } from '../platform/sqlite/purge.ts';
-import { evalRuns, eventOutbox, githubDeliveries, githubInstallations, githubLinks, previewTargets } from '../store/sqlite/schema.ts';
+import { evalRuns, eventOutbox, githubDeliveries, githubInstallations, githubLinks, previewTargets } from '../platform/sqlite/schema.ts';
 
 export function createSqliteGithub(db: SqliteDb, write: Write): GithubStore {
   return {

@@ -1,8 +1,8 @@
-import { bigint, index, integer, sql, table, text, uniqueIndex } from '../store/tables/define.ts';
+import { bigint, index, integer, sql, table, text, uniqueIndex } from '../platform/tables/define.ts';
 
 // The GitHub App's tables: linked repositories, installations, deliveries, previews and the event outbox.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 /** A repository linked to a workspace: `owner/name` as the member gave it, one workspace per repository whatever the case. */
 export const githubLinks = table('github_links', {

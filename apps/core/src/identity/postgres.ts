@@ -6,7 +6,7 @@ import { mailRow } from '../platform/mail-row.ts';
 import { backlogColumns } from '../platform/backlog.ts';
 import type { PgDb } from '../platform/postgres/database.ts';
 import { keepNewestRows, purgeRows } from '../platform/postgres/purge.ts';
-import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from '../store/postgres/schema.ts';
+import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from '../platform/postgres/schema.ts';
 import type { PgTx, Transact } from '../platform/postgres/transaction.ts';
 import { finishedBefore } from '../platform/finished-rows.ts';
 import { claimRenewal } from '../platform/postgres/claims.ts';

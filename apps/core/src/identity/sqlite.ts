@@ -6,7 +6,7 @@ import { backlogColumns } from '../platform/backlog.ts';
 import type { SqliteDb } from '../platform/sqlite/database.ts';
 import type { Write } from '../platform/sqlite/group-commit.ts';
 import { keepNewestRows, purgeRows } from '../platform/sqlite/purge.ts';
-import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from '../store/sqlite/schema.ts';
+import { devMails, deviceAuthorizations, loginLinks, mailOutbox, sessions } from '../platform/sqlite/schema.ts';
 import { finishedBefore } from '../platform/finished-rows.ts';
 import { claimRenewal } from '../platform/sqlite/claims.ts';
 

@@ -1,8 +1,8 @@
-import { index, integer, table, text } from '../store/tables/define.ts';
+import { index, integer, table, text } from '../platform/tables/define.ts';
 
 // Identity's tables: users, developer tokens, device sign-in, sessions and sign-in links.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 export const users = table('users', {
   columns: {

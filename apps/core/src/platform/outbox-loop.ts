@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { backoffMs, type Logger, sleep } from '@svc/server-kit';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffMs, type Logger } from '@svc/server-kit';
 import type { Claim, HeldItem } from './outbox.ts';
 import type { Clock } from './clock.ts';
 

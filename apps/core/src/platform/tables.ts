@@ -1,8 +1,8 @@
-import { index, integer, sql, table, text } from '../store/tables/define.ts';
+import { index, integer, sql, table, text } from './tables/define.ts';
 
 // The tables every domain shares: the mail outbox and local mode's dev mailbox.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 /** Mails to send, written in the same transaction as what they announce. */
 export const mailOutbox = table('mail_outbox', {

@@ -43,7 +43,7 @@ import {
   phoneVerifications,
   senders,
   testNumbers,
-} from '../store/postgres/schema.ts';
+} from '../platform/postgres/schema.ts';
 import { sqlState } from '../platform/unavailable.ts';
 import { claimRenewal, confirmClaim } from '../platform/postgres/claims.ts';
 import { gathered, gatheredInLanes } from '../platform/postgres/gathered.ts';

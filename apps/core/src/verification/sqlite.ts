@@ -28,7 +28,7 @@ import {
   phoneVerifications,
   senders,
   testNumbers,
-} from '../store/sqlite/schema.ts';
+} from '../platform/sqlite/schema.ts';
 import { claimRenewal, confirmClaim } from '../platform/sqlite/claims.ts';
 import { bound, inJsonArray, p, placeholders } from '../platform/sqlite/prepared.ts';
 import { finishedBefore } from '../platform/finished-rows.ts';

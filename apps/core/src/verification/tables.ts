@@ -1,9 +1,9 @@
-import { boolean, index, integer, primaryKey, sql, table, text } from '../store/tables/define.ts';
+import { boolean, index, integer, primaryKey, sql, table, text } from '../platform/tables/define.ts';
 
 // Phone verification's tables: senders, test numbers, verifications, the message outbox, idempotency keys and
 // the hourly send counts.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 export const senders = table('senders', {
   columns: {

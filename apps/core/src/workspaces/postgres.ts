@@ -4,7 +4,7 @@ import type { Changes } from '../platform/changes.ts';
 import type { MembersStore, MembershipEventRecord } from './store.ts';
 import { mailRow } from '../platform/mail-row.ts';
 import type { PgDb } from '../platform/postgres/database.ts';
-import { invitations, mailOutbox, memberships, membershipEvents, users, workspaces } from '../store/postgres/schema.ts';
+import { invitations, mailOutbox, memberships, membershipEvents, users, workspaces } from '../platform/postgres/schema.ts';
 import type { PgTx, Transact } from '../platform/postgres/transaction.ts';
 
 /**

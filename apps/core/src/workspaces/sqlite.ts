@@ -6,7 +6,7 @@ import type { MembersStore, MembershipEventRecord, NewMembershipEvent } from './
 import { mailRow } from '../platform/mail-row.ts';
 import type { SqliteDb } from '../platform/sqlite/database.ts';
 import type { Write } from '../platform/sqlite/group-commit.ts';
-import { invitations, mailOutbox, memberships, membershipEvents, users, workspaces } from '../store/sqlite/schema.ts';
+import { invitations, mailOutbox, memberships, membershipEvents, users, workspaces } from '../platform/sqlite/schema.ts';
 
 /**
  * Members and invitations on SQLite. Every write that may change a user's memberships publishes it on `changes` once

@@ -1,8 +1,8 @@
-import { index, primaryKey, sql, table, text, uniqueIndex } from '../store/tables/define.ts';
+import { index, primaryKey, sql, table, text, uniqueIndex } from '../platform/tables/define.ts';
 
 // The workspaces' tables: workspaces, their members, invitations and the record of membership changes.
 // Written once for both stores: `pnpm db:generate` writes src/store/{sqlite,postgres}/schema.ts from it, then
-// the migrations (see src/store/tables/define.ts).
+// the migrations (see src/platform/tables/define.ts).
 
 export const workspaces = table('workspaces', {
   columns: {

@@ -1,8 +1,8 @@
 import { getTableName, is, SQL, type Table } from 'drizzle-orm';
 import { getTableConfig as postgresTableConfig, PgDialect, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteTableConfig, SQLiteSyncDialect, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import * as postgresSchema from '../../src/store/postgres/schema.ts';
-import * as sqliteSchema from '../../src/store/sqlite/schema.ts';
+import * as postgresSchema from '../../src/platform/postgres/schema.ts';
+import * as sqliteSchema from '../../src/platform/sqlite/schema.ts';
 import { canonicalSql, foreignKey, type ColumnShape, type SchemaShape, type TableShape } from './shape.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';

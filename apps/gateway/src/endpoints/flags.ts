@@ -1,12 +1,11 @@
 import {
-  flagWithWarning,
   createFlagInput,
-  flag,
   flagList,
   flagListQuery,
   flagsDigestCap,
   flagsDigestQuery,
   flagWithHistory,
+  flagWithWarning,
   updateFlagInput,
   workspacePath,
 } from '@svc/domain';

@@ -1,4 +1,5 @@
-import { type Backoff, backoffMs, sleep } from '@svc/server-kit';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Backoff, backoffMs } from '@svc/server-kit';
 import pg from 'pg';
 import { ChangeListeners, type Changes, type ChangeTopic } from '../changes.ts';
 

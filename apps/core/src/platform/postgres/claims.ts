@@ -1,7 +1,7 @@
 import { getTableName } from 'drizzle-orm';
 import type { HeldItem } from '../outbox.ts';
 import type { PgDb } from './database.ts';
-import type { mailOutbox, messageOutbox } from '../../store/postgres/schema.ts';
+import type { mailOutbox, messageOutbox } from './schema.ts';
 import { statement } from './transaction.ts';
 
 /**

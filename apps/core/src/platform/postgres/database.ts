@@ -1,7 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import * as schema from '../../store/postgres/schema.ts';
+import * as schema from './schema.ts';
 import { migrationsFolders } from '../../migrations.ts';
 import { budgetedPool } from './call-deadlines.ts';
 

@@ -1,5 +1,6 @@
 import { DomainError } from '@svc/domain';
-import { type Backoff, backoffMs, sleep } from '@svc/server-kit';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Backoff, backoffMs } from '@svc/server-kit';
 import { sqlState } from '../unavailable.ts';
 import type { PgDb } from './database.ts';
 

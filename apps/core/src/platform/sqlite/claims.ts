@@ -2,7 +2,7 @@ import { and, eq, getTableName, sql } from 'drizzle-orm';
 import type { HeldItem } from '../outbox.ts';
 import type { SqliteDb } from './database.ts';
 import type { Write } from './group-commit.ts';
-import { mailOutbox, messageOutbox, phoneVerifications } from '../../store/sqlite/schema.ts';
+import { mailOutbox, messageOutbox, phoneVerifications } from './schema.ts';
 
 /**
  * The renewal of an outbox's claims: extends to `until` the claims that still hold its pending items, each under its

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import * as schema from '../../store/sqlite/schema.ts';
+import * as schema from './schema.ts';
 import { migrationsFolders } from '../../migrations.ts';
 
 export type SqliteDb = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
