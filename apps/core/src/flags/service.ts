@@ -10,7 +10,7 @@ import {
 } from '@svc/domain';
 import { z } from 'zod';
 import { authorize, authorizeChange } from '../platform/authorization.ts';
-import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord } from './store.ts';
+import type { EvalCaseRecord, FlagChange, FlagEventRecord, FlagRecord, FlagSnapshot } from './store.ts';
 import type { Membership, Store } from '../store.ts';
 import type { Clock } from '../platform/clock.ts';
 import { liveEnvironment } from '../agents/deployments.ts';
@@ -160,20 +160,27 @@ export function createFlagService(store: Store, clock: Clock, checkNote: NoteChe
     return found;
   }
 
-  /** A reply with its chat's messages and version: what a flag freezes, and what a note is checked against. */
+  /** The version that gave a reply: never deleted, so its absence is a fault of ours, not the caller's. */
+  async function versionOf(workspaceId: string, versionId: string) {
+    const version = await store.versions.get(workspaceId, versionId);
+    if (!version) throw new Error(`version ${versionId} of workspace ${workspaceId} is missing`);
+    return version;
+  }
+
+  /** What a note is checked against: the reply and the messages before it that its flag keeps, and its agent. */
+  const flaggedReply = (snapshot: FlagSnapshot, agent: string, versionFiles: Record<string, string>): FlaggedReply => ({
+    before: snapshot.conversation.map(({ role, text }) => ({ role, text })),
+    reply: snapshot.reply,
+    agent,
+    versionFiles,
+  });
+
+  /** A reply with its chat, its version, and what a flag of it freezes: the note is checked against the same. */
   async function withChat(membership: Membership, messageId: string) {
     const { chat, message } = await replyOf(membership, messageId);
-    const [messages, version] = await Promise.all([store.chats.messages(chat.id), store.versions.get(membership.id, chat.versionId)]);
-    // A chat's version is never deleted: its absence is a fault of ours, not the caller's.
-    if (!version) throw new Error(`version ${chat.versionId} of chat ${chat.id} is missing`);
-    const before = messages
-      .slice(
-        0,
-        messages.findIndex((m) => m.id === message.id),
-      )
-      .map(({ role, text }) => ({ role, text }));
-    const flagged: FlaggedReply = { before, reply: message.text, agent: chat.agent, versionFiles: version.files };
-    return { chat, message, messages, version, flagged };
+    const [messages, version] = await Promise.all([store.chats.messages(chat.id), versionOf(membership.id, chat.versionId)]);
+    const snapshot = snapshotOf(messages, message);
+    return { chat, message, version, snapshot, flagged: flaggedReply(snapshot, chat.agent, version.files) };
   }
 
   return {
@@ -189,7 +196,7 @@ export function createFlagService(store: Store, clock: Clock, checkNote: NoteChe
     /** Flags an agent reply of one of the workspace's conversations, freezing what the chat showed. */
     async create(membership: Membership, actor: string, input: CreateFlagInput): Promise<FlagView & { warning?: FlagWarning }> {
       authorize(membership, 'flag');
-      const { chat, message, messages, version, flagged } = await withChat(membership, input.message_id);
+      const { chat, message, version, snapshot, flagged } = await withChat(membership, input.message_id);
       const at = clock().toISOString();
       const note = noteOf(input.note);
       const flag: FlagRecord = {
@@ -203,7 +210,7 @@ export function createFlagService(store: Store, clock: Clock, checkNote: NoteChe
         environment: chat.environment,
         version: { id: chat.versionId, number: version.number },
         channel: chat.channel,
-        snapshot: snapshotOf(messages, message),
+        snapshot,
         evalCaseId: null,
         fixedByVersion: null,
         fixedAt: null,
@@ -281,10 +288,8 @@ export function createFlagService(store: Store, clock: Clock, checkNote: NoteChe
       const flag = await found(membership.id, id);
       authorizeChange(membership, flag.createdBy, actor, 'flag', 'changeAnyFlag');
       const edited = toFlagView(await act(membership.id, id, actor, { kind: 'edit', note }, clock().toISOString()));
-      const version = await store.versions.get(membership.id, flag.version.id);
-      if (!version) throw new Error(`version ${flag.version.id} of flag ${flag.id} is missing`);
-      const before = flag.snapshot.conversation.map(({ role, text }) => ({ role, text }));
-      const warning = await checkNote({ before, reply: flag.snapshot.reply, agent: flag.agent, versionFiles: version.files }, edited.note);
+      const version = await versionOf(membership.id, flag.version.id);
+      const warning = await checkNote(flaggedReply(flag.snapshot, flag.agent, version.files), edited.note);
       return { ...edited, ...(warning && { warning }) };
     },
 
